@@ -1,0 +1,13 @@
+import { clearToken } from '#lib/auth/tokens.ts';
+import { endpoint } from '#lib/http/endpoint.ts';
+
+const body = {
+  type: 'object',
+  required: ['id'],
+  properties: { id: { type: 'string', maxLength: 64 } },
+} as const;
+
+export const handler = endpoint({ auth: 'admin', schema: { body } }, async ({ body, db }) => {
+  await clearToken(db.sql, body.id);
+  return { status: 'success', message: `Revoked token ${body.id}.` };
+});

@@ -1,0 +1,17 @@
+import { generateToken } from '#lib/auth/tokens.ts';
+import { endpoint } from '#lib/http/endpoint.ts';
+import { respond } from '#lib/http/response.ts';
+
+const body = {
+  type: 'object',
+  properties: {
+    name: { type: ['string', 'null'], maxLength: 128 },
+    period: { type: ['string', 'number', 'null'], maxLength: 20 },
+  },
+} as const;
+
+/** The only response that ever shows the full token. */
+export const handler = endpoint({ auth: 'admin', schema: { body } }, async ({ body, db, principal }) => {
+  const token = await generateToken(db.sql, principal.user!.id, body ?? {});
+  return respond(201, { status: 'success', body: token });
+});

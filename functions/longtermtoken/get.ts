@@ -1,0 +1,7 @@
+import { listTokens } from '#lib/auth/tokens.ts';
+import { endpoint } from '#lib/http/endpoint.ts';
+
+export const handler = endpoint({ auth: 'admin' }, async ({ db }) => ({
+  status: 'success',
+  body: { tokens: await listTokens(db.sql) },
+}));

@@ -1,0 +1,13 @@
+import { credentials } from '#lib/auth/schemas.ts';
+import { firstSignup } from '#lib/auth/users.ts';
+import { endpoint } from '#lib/http/endpoint.ts';
+import { respond } from '#lib/http/response.ts';
+
+export const handler = endpoint({ auth: 'public', schema: { body: credentials } }, async ({ body, db }) => {
+  const user = await firstSignup(db.sql, body.username, body.password);
+  return respond(201, {
+    status: 'success',
+    message: `Created the first administrator '${user.username}'.`,
+    body: { username: user.username, role: user.role },
+  });
+});

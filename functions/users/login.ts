@@ -1,0 +1,23 @@
+import { sessionCookie } from '#lib/auth/cookies.ts';
+import { DUMMY_HASH, verifyPassword } from '#lib/auth/passwords.ts';
+import { credentials } from '#lib/auth/schemas.ts';
+import { createSession } from '#lib/auth/sessions.ts';
+import { findUserForLogin } from '#lib/auth/users.ts';
+import { endpoint } from '#lib/http/endpoint.ts';
+import { HttpError } from '#lib/http/errors.ts';
+import { respond } from '#lib/http/response.ts';
+
+export const handler = endpoint(
+  { auth: 'public', schema: { body: credentials } },
+  async ({ body, db, headers }) => {
+    const found = await findUserForLogin(db.sql, body.username);
+    const ok = await verifyPassword(body.password, found?.passwordHash ?? DUMMY_HASH);
+    if (!found || !ok) throw new HttpError(401, 'Invalid username or password.');
+    const session = await createSession(db.sql, found.user.id);
+    return respond(
+      200,
+      { status: 'success', username: found.user.username, role: found.user.role },
+      { cookies: [sessionCookie(session.value, session.expiresAt, headers)] },
+    );
+  },
+);

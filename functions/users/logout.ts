@@ -1,0 +1,13 @@
+import { clearedSessionCookie } from '#lib/auth/cookies.ts';
+import { endSession } from '#lib/auth/sessions.ts';
+import { endpoint } from '#lib/http/endpoint.ts';
+import { respond } from '#lib/http/response.ts';
+
+export const handler = endpoint({ auth: 'public' }, async ({ db, principal, headers }) => {
+  if (principal.sessionCookie) await endSession(db.sql, principal.sessionCookie);
+  return respond(
+    200,
+    { status: 'success', message: 'Logged out.' },
+    { cookies: [clearedSessionCookie(headers)] },
+  );
+});

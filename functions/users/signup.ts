@@ -1,0 +1,25 @@
+import { authMode, isAdmin } from '#lib/auth/permissions.ts';
+import { email, password, username } from '#lib/auth/schemas.ts';
+import { createUser } from '#lib/auth/users.ts';
+import { endpoint } from '#lib/http/endpoint.ts';
+import { forbidden, unauthorized } from '#lib/http/errors.ts';
+import { respond } from '#lib/http/response.ts';
+
+const body = {
+  type: 'object',
+  required: ['username', 'password'],
+  properties: { username, password, email },
+} as const;
+
+/** Under AUTH=none anyone may sign up as a user; under AUTH=local only an admin creates accounts. */
+export const handler = endpoint({ auth: 'public', schema: { body } }, async ({ body, db, principal }) => {
+  if (authMode() === 'local' && !isAdmin(principal)) {
+    throw principal.user ? forbidden('Only an administrator may create accounts.') : unauthorized();
+  }
+  const user = await createUser(db.sql, { ...body, role: 'user' });
+  return respond(201, {
+    status: 'success',
+    message: `Created user '${user.username}'.`,
+    body: { username: user.username, role: user.role },
+  });
+});

@@ -1,0 +1,36 @@
+import { forbidden, unauthorized } from '#lib/http/errors.ts';
+import type { Principal } from './principal.ts';
+
+/**
+ * Who may call an endpoint (API.md section 2):
+ * - `public`: anyone;
+ * - `viewer`: anyone under `AUTH=none`, a logged-in user under `AUTH=local`;
+ * - `user`: a logged-in user;
+ * - `admin`: an administrator (admin session or token).
+ */
+export type AuthRule = 'public' | 'viewer' | 'user' | 'admin';
+
+export type AuthMode = 'none' | 'local';
+
+export function authMode(): AuthMode {
+  return process.env.AUTH === 'local' ? 'local' : 'none';
+}
+
+/** Throws 401/403 when `principal` may not call an endpoint guarded by `rule`. */
+export function assertAllowed(rule: AuthRule, principal: Principal): void {
+  if (rule === 'public') return;
+  if (rule === 'viewer' && authMode() === 'none') return;
+  if (!principal.user) throw unauthorized();
+  if (rule === 'admin' && principal.user.role !== 'admin') throw forbidden();
+}
+
+export function isAdmin(principal: Principal): boolean {
+  return principal.user?.role === 'admin';
+}
+
+/** Whether the caller may view `mission` (admins, `AUTH=none`, or a user whose `missions` lists it). */
+export function canViewMission(principal: Principal, mission: string): boolean {
+  if (authMode() === 'none') return true;
+  const u = principal.user;
+  return !!u && (u.role === 'admin' || u.missions.includes(mission));
+}

@@ -1,0 +1,85 @@
+import { randomUUID } from 'node:crypto';
+import type { Queryable } from '#lib/db/index.ts';
+import { badRequest, notFound } from '#lib/http/errors.ts';
+import { newSecret, sha256 } from './secrets.ts';
+import { toUser, type User } from './users.ts';
+
+const TOKEN_PREFIX = 'mmgis_';
+
+export interface TokenInfo {
+  id: string;
+  name: string | null;
+  prefix: string;
+  createdAt: string;
+  expiresAt: string | null;
+  lastUsedAt: string | null;
+}
+
+const iso = (d: unknown) => (d ? new Date(d as string).toISOString() : null);
+
+function toInfo(row: Record<string, any>): TokenInfo {
+  return {
+    id: row.id,
+    name: row.name,
+    prefix: row.prefix,
+    createdAt: iso(row.created_at)!,
+    expiresAt: iso(row.expires_at),
+    lastUsedAt: iso(row.last_used_at),
+  };
+}
+
+/** `"never"` (or absent) → no expiry; a positive number of milliseconds (number or numeric string). */
+export function parsePeriod(period: unknown): number | null {
+  if (period === undefined || period === null || period === 'never') return null;
+  const n =
+    typeof period === 'number'
+      ? period
+      : typeof period === 'string' && /^\d+$/.test(period)
+        ? Number(period)
+        : NaN;
+  if (!Number.isSafeInteger(n) || n <= 0) {
+    throw badRequest('\'period\' must be "never" or a positive number of milliseconds.');
+  }
+  return n;
+}
+
+/** Creates a token for `userId`; the returned `token` is the only time it is ever visible. */
+export async function generateToken(
+  sql: Queryable,
+  userId: number,
+  input: { name?: string | null; period?: unknown },
+): Promise<TokenInfo & { token: string }> {
+  const ms = parsePeriod(input.period);
+  const token = TOKEN_PREFIX + newSecret();
+  const [row] = await sql`
+    insert into api_tokens (id, name, prefix, token_hash, user_id, created_at, expires_at)
+    values (${randomUUID()}, ${input.name ?? null}, ${token.slice(0, TOKEN_PREFIX.length + 6)}, ${sha256(token)},
+            ${userId}, now(), ${ms === null ? null : new Date(Date.now() + ms)})
+    returning *`;
+  return { ...toInfo(row), token };
+}
+
+export async function listTokens(sql: Queryable): Promise<TokenInfo[]> {
+  return (await sql`select * from api_tokens order by created_at, id`).map(toInfo);
+}
+
+export async function clearToken(sql: Queryable, id: string): Promise<void> {
+  const uuid = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+  if (!uuid.test(id)) throw badRequest("'id' must be a token id (a UUID).");
+  const rows = await sql`delete from api_tokens where id = ${id} returning id`;
+  if (!rows.length) throw notFound(`No token with id '${id}'.`);
+}
+
+export type TokenCheck = { ok: true; user: User } | { ok: false; reason: 'invalid' | 'expired' };
+
+/** Resolves a Bearer token to its owner, recording its use. */
+export async function userForToken(sql: Queryable, token: string): Promise<TokenCheck> {
+  const [row] = await sql`
+    update api_tokens t set last_used_at = now()
+    from users u
+    where t.token_hash = ${sha256(token)} and u.id = t.user_id
+    returning u.*, t.expires_at as token_expires_at, (t.expires_at is not null and t.expires_at <= now()) as expired`;
+  if (!row) return { ok: false, reason: 'invalid' };
+  if (row.expired) return { ok: false, reason: 'expired' };
+  return { ok: true, user: toUser(row) };
+}

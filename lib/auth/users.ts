@@ -1,0 +1,86 @@
+import type { Queryable } from '#lib/db/index.ts';
+import { conflict, forbidden, notFound } from '#lib/http/errors.ts';
+import { hashPassword } from './passwords.ts';
+
+export type Role = 'admin' | 'user';
+
+export interface User {
+  id: number;
+  username: string;
+  email: string | null;
+  role: Role;
+  missions: string[];
+  createdAt: string;
+}
+
+export function toUser(row: Record<string, any>): User {
+  return {
+    id: Number(row.id),
+    username: row.username,
+    email: row.email ?? null,
+    role: row.role,
+    missions: row.missions ?? [],
+    createdAt: new Date(row.created_at).toISOString(),
+  };
+}
+
+export async function createUser(
+  sql: Queryable,
+  input: { username: string; password: string; email?: string | null; role: Role; missions?: string[] },
+): Promise<User> {
+  const hash = await hashPassword(input.password);
+  const rows = await sql`
+    insert into users (username, email, password_hash, role, missions)
+    values (${input.username}, ${input.email ?? null}, ${hash}, ${input.role}, ${input.missions ?? []})
+    on conflict (username) do nothing
+    returning *`;
+  if (!rows.length) throw conflict(`username '${input.username}' is already taken.`);
+  return toUser(rows[0]);
+}
+
+/** Creates the first administrator; refused (403) once any user exists, even under concurrent calls. */
+export async function firstSignup(sql: Queryable, username: string, password: string): Promise<User> {
+  const hash = await hashPassword(password);
+  const rows = await sql`
+    insert into users (username, password_hash, role)
+    select ${username}, ${hash}, 'admin'
+    where not exists (select 1 from users)
+    returning *`;
+  if (!rows.length) throw forbidden('first_signup is only possible while no user exists.');
+  return toUser(rows[0]);
+}
+
+export async function listUsers(sql: Queryable): Promise<User[]> {
+  return (await sql`select * from users order by username`).map(toUser);
+}
+
+export async function findUserForLogin(sql: Queryable, username: string) {
+  const [row] = await sql`select * from users where username = ${username}`;
+  return row ? { user: toUser(row), passwordHash: row.password_hash as string } : undefined;
+}
+
+/** Updates role, missions and/or password; a password change ends the user's sessions. */
+export async function updateUser(
+  sql: Queryable,
+  username: string,
+  changes: { role?: Role; missions?: string[]; password?: string; email?: string | null },
+): Promise<User> {
+  const hash = changes.password === undefined ? null : await hashPassword(changes.password);
+  const rows = await sql`
+    update users set
+      role = coalesce(${changes.role ?? null}, role),
+      missions = coalesce(${changes.missions ?? null}::text[], missions),
+      email = case when ${changes.email !== undefined} then ${changes.email ?? null} else email end,
+      password_hash = coalesce(${hash}, password_hash),
+      updated_at = now()
+    where username = ${username}
+    returning *`;
+  if (!rows.length) throw notFound(`No user named '${username}'.`);
+  if (hash) await sql`delete from sessions where user_id = ${rows[0].id}`;
+  return toUser(rows[0]);
+}
+
+export async function removeUser(sql: Queryable, username: string): Promise<void> {
+  const rows = await sql`delete from users where username = ${username} returning id`;
+  if (!rows.length) throw notFound(`No user named '${username}'.`);
+}

@@ -1,0 +1,130 @@
+import postgres from 'postgres';
+
+export type Sql = postgres.Sql<Record<string, unknown>>;
+export type TxSql = postgres.TransactionSql<Record<string, unknown>>;
+/** Either the pool or a transaction: lib functions that can run inside a caller's transaction take this. */
+export type Queryable = Sql | TxSql;
+
+export interface Capabilities {
+  /** PostGIS was built with protobuf: `ST_AsMVT` exists (false on the embedded database). */
+  asMvt: boolean;
+  postgisVersion: string;
+  serverVersion: number;
+}
+
+/**
+ * The one database interface of the service: a postgres.js tagged-template `sql` (values are always bound),
+ * `transaction`, `insertRows` for batches, and a capability probe. The same driver talks to a PostGIS
+ * server and to the embedded PGlite through its socket server.
+ */
+export interface Db {
+  sql: Sql;
+  transaction<T>(fn: (tx: TxSql) => Promise<T>): Promise<T>;
+  /**
+   * Inserts plain objects into `table` (an identifier from our own catalog, never request text) in one
+   * statement through `json_to_recordset`, so a batch is one bound parameter. `columns` maps each column
+   * to its SQL type; `select` may replace a column's value expression (e.g. `ST_GeomFromGeoJSON(geom)`).
+   */
+  insertRows(
+    q: Queryable,
+    table: string,
+    columns: Record<string, string>,
+    rows: Record<string, unknown>[],
+    select?: Record<string, string>,
+  ): Promise<number>;
+  capabilities(): Promise<Capabilities>;
+  end(): Promise<void>;
+}
+
+export interface DbOptions {
+  url?: string;
+  /** Milliseconds before any statement is cancelled (`STATEMENT_TIMEOUT_MS`, default 30000). */
+  statementTimeoutMs?: number;
+  /** Pool size per process (`DB_POOL_MAX`, default 4: a Lambda serves one request at a time). */
+  max?: number;
+  /** `DB_PREPARE=false` for RDS Proxy / PgBouncer in transaction mode. */
+  prepare?: boolean;
+}
+
+function envNumber(name: string, fallback: number): number {
+  const v = process.env[name];
+  const n = v === undefined || v === '' ? Number.NaN : Number(v);
+  return Number.isFinite(n) && n > 0 ? n : fallback;
+}
+
+const identifier = /^[a-z_][a-z0-9_]*$/;
+
+export function createDb(options: DbOptions = {}): Db {
+  const url = options.url ?? process.env.DATABASE_URL;
+  if (!url) throw new Error('DATABASE_URL is not set');
+  const statementTimeout = options.statementTimeoutMs ?? envNumber('STATEMENT_TIMEOUT_MS', 30000);
+  const sql = postgres(url, {
+    max: options.max ?? envNumber('DB_POOL_MAX', 4),
+    prepare: options.prepare ?? process.env.DB_PREPARE !== 'false',
+    idle_timeout: 60,
+    connect_timeout: 10,
+    onnotice: () => {},
+    connection: { statement_timeout: statementTimeout, application_name: 'mmgis-serverless' },
+    types: {
+      // bigint ids and counts come back as numbers; our counts stay far below 2^53.
+      bigint: { to: 20, from: [20], serialize: (x: number) => x.toString(), parse: (x: string) => Number(x) },
+    },
+  }) as unknown as Sql;
+
+  let caps: Promise<Capabilities> | undefined;
+
+  return {
+    sql,
+    transaction: <T>(fn: (tx: TxSql) => Promise<T>) => sql.begin(fn as any) as Promise<T>,
+    async insertRows(q, table, columns, rows, select = {}) {
+      if (rows.length === 0) return 0;
+      const names = Object.keys(columns);
+      for (const n of [table, ...names]) if (!identifier.test(n)) throw new Error(`bad identifier ${n}`);
+      const defs = names.map((n) => `${n} ${columns[n]}`).join(', ');
+      const exprs = names.map((n) => select[n] ?? n).join(', ');
+      const text = `insert into ${table} (${names.join(', ')}) select ${exprs} from json_to_recordset($1::json) as r(${defs})`;
+      const res = await q.unsafe(text, [rows as any]);
+      return res.count;
+    },
+    capabilities() {
+      caps ??= probe(sql).catch((e) => {
+        caps = undefined;
+        throw e;
+      });
+      return caps;
+    },
+    end: () => sql.end({ timeout: 5 }),
+  };
+}
+
+async function probe(sql: Sql): Promise<Capabilities> {
+  const [row] = await sql`
+    select exists(select 1 from pg_proc where proname = 'st_asmvt') as has_mvt,
+           current_setting('server_version_num')::int as server_version,
+           coalesce((select extversion from pg_extension where extname = 'postgis'), '') as postgis`;
+  let asMvt = Boolean(row.has_mvt);
+  if (asMvt) {
+    // The function can exist while the library was built without protobuf: try it once.
+    try {
+      await sql`select ST_AsMVT(t) from (select 1 as a, ST_GeomFromText('POINT(1 1)') as geom) t`;
+    } catch {
+      asMvt = false;
+    }
+  }
+  return { asMvt, postgisVersion: String(row.postgis), serverVersion: Number(row.server_version) };
+}
+
+let shared: Db | undefined;
+
+/** The process-wide database, created on first use and reused across warm invocations. */
+export function getDb(): Db {
+  shared ??= createDb();
+  return shared;
+}
+
+/** Closes the shared pool (CLI scripts and tests; a Lambda keeps it). */
+export async function closeDb(): Promise<void> {
+  const db = shared;
+  shared = undefined;
+  await db?.end();
+}

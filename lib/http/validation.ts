@@ -1,0 +1,49 @@
+import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
+import addFormats from 'ajv-formats';
+
+export interface InputSchemas {
+  query?: object;
+  body?: object;
+  path?: object;
+}
+
+const coercing = new Ajv({ allErrors: false, coerceTypes: true, useDefaults: true, strict: false });
+const strictTypes = new Ajv({ allErrors: false, coerceTypes: false, useDefaults: true, strict: false });
+(addFormats as unknown as (a: Ajv) => void)(coercing);
+(addFormats as unknown as (a: Ajv) => void)(strictTypes);
+
+export interface CompiledSchemas {
+  query?: ValidateFunction;
+  body?: ValidateFunction;
+  path?: ValidateFunction;
+}
+
+/** Compiles once per handler at cold start. Query and path values are strings on the wire: coerced. */
+export function compileSchemas(s: InputSchemas): CompiledSchemas {
+  return {
+    query: s.query ? coercing.compile(s.query) : undefined,
+    path: s.path ? coercing.compile(s.path) : undefined,
+    body: s.body ? strictTypes.compile(s.body) : undefined,
+  };
+}
+
+const where = { query: 'query parameter', path: 'URL segment', body: 'body field' } as const;
+
+/** One sentence naming the field at fault, e.g. "body field 'layer' must be string". */
+export function describeError(part: keyof typeof where, err: ErrorObject): string {
+  const path = err.instancePath.replace(/^\//, '').replace(/\//g, '.');
+  if (err.keyword === 'required') {
+    const missing = (err.params as { missingProperty: string }).missingProperty;
+    const full = path ? `${path}.${missing}` : missing;
+    return `Missing required ${where[part]} '${full}'.`;
+  }
+  if (err.keyword === 'additionalProperties') {
+    const extra = (err.params as { additionalProperty: string }).additionalProperty;
+    return `Unknown ${where[part]} '${path ? `${path}.` : ''}${extra}'.`;
+  }
+  if (!path) return part === 'body' ? `The request body ${err.message}.` : `The ${part} ${err.message}.`;
+  let msg = err.message ?? 'is invalid';
+  if (err.keyword === 'enum')
+    msg += `: ${(err.params as { allowedValues: unknown[] }).allowedValues.join(', ')}`;
+  return `${where[part][0].toUpperCase()}${where[part].slice(1)} '${path}' ${msg}.`;
+}

@@ -1,0 +1,77 @@
+// Bundles every Lambda handler (functions/**/*.ts) and the TypeScript tools (scripts/*.ts, bench/*.ts)
+// with esbuild into dist/, as ESM for Node 20/22. `node scripts/build.mjs` builds once.
+import { readdirSync, statSync } from 'node:fs';
+import { mkdir, writeFile } from 'node:fs/promises';
+import { join, relative } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import * as esbuild from 'esbuild';
+
+const root = fileURLToPath(new URL('..', import.meta.url));
+
+function tsFiles(dir) {
+  const abs = join(root, dir);
+  let out = [];
+  let names;
+  try {
+    names = readdirSync(abs);
+  } catch {
+    return out;
+  }
+  for (const name of names) {
+    const p = join(abs, name);
+    if (statSync(p).isDirectory()) out = out.concat(tsFiles(join(dir, name)));
+    else if (name.endsWith('.ts') && !name.endsWith('.d.ts')) out.push(join(dir, name));
+  }
+  return out;
+}
+
+export function entryPoints() {
+  return [...tsFiles('functions'), ...tsFiles('scripts'), ...tsFiles('bench')];
+}
+
+export function buildOptions() {
+  return {
+    absWorkingDir: root,
+    entryPoints: entryPoints(),
+    outdir: 'dist',
+    outbase: '.',
+    bundle: true,
+    platform: 'node',
+    format: 'esm',
+    target: 'node20',
+    sourcemap: 'linked',
+    logLevel: 'warning',
+    // CJS dependencies inside an ESM bundle need `require`.
+    banner: {
+      js: "import { createRequire as __cr } from 'node:module'; const require = __cr(import.meta.url);",
+    },
+    external: [
+      '@electric-sql/pglite',
+      '@electric-sql/pglite-postgis',
+      '@electric-sql/pglite-socket',
+      'esbuild',
+    ],
+    plugins: [
+      {
+        name: 'write-package-json',
+        setup(build) {
+          build.onEnd(async () => {
+            await mkdir(join(root, 'dist'), { recursive: true });
+            await writeFile(join(root, 'dist/package.json'), '{"type":"module"}\n');
+          });
+        },
+      },
+    ],
+  };
+}
+
+export async function buildOnce() {
+  const started = Date.now();
+  await esbuild.build(buildOptions());
+  return Date.now() - started;
+}
+
+if (process.argv[1] && relative(process.argv[1], fileURLToPath(import.meta.url)) === '') {
+  const ms = await buildOnce();
+  console.log(`built ${entryPoints().length} entry points into dist/ in ${ms} ms`);
+}

@@ -1,0 +1,148 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { join } from 'node:path';
+import { type EmbeddedDatabase, freePort, startEmbedded } from '../lib/db/embedded.ts';
+import { createDb } from '../lib/db/index.ts';
+import { migrate } from '../lib/db/migrate.ts';
+
+export interface ServiceOptions {
+  port?: number;
+  /** A PostgreSQL/PostGIS server; without it the embedded database under `dataDir` is started. */
+  databaseUrl?: string;
+  dataDir?: string;
+  /** Extra environment for the functions (AUTH, SESSION_TTL_MS, ...). */
+  env?: Record<string, string>;
+  reloadHandler?: boolean;
+  /** Print serverless-offline's own output. */
+  verbose?: boolean;
+}
+
+export interface RunningService {
+  url: string;
+  databaseUrl: string;
+  embedded: boolean;
+  lambdaPort: number;
+  websocketPort: number;
+  stop(): Promise<void>;
+}
+
+/** Prepares the database (embedded or server) and applies migrations; returns its URL. */
+export async function prepareDatabase(
+  databaseUrl: string | undefined,
+  dataDir: string | undefined,
+): Promise<{ url: string; embedded: EmbeddedDatabase | null }> {
+  const embedded = databaseUrl ? null : await startEmbedded(dataDir);
+  const url = databaseUrl ?? embedded!.url;
+  const db = createDb({ url, max: 1 });
+  try {
+    await migrate(db.sql);
+  } finally {
+    await db.end();
+  }
+  return { url, embedded };
+}
+
+async function waitForHttp(url: string, child: ChildProcess, timeoutMs: number): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null) throw new Error(`serverless offline exited with code ${child.exitCode}`);
+    try {
+      const res = await fetch(url);
+      if (res.status < 500) return;
+    } catch {
+      // not listening yet
+    }
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  throw new Error(`the service did not answer at ${url} within ${timeoutMs} ms`);
+}
+
+/**
+ * Starts the whole API: the database, migrations, then `serverless offline` (its own process group, so
+ * stopping it stops its workers too). Used by `npm start` and by the API tests' global setup.
+ */
+export async function startService(options: ServiceOptions = {}): Promise<RunningService> {
+  const { url: databaseUrl, embedded } = await prepareDatabase(options.databaseUrl, options.dataDir);
+  const port = options.port ?? (await freePort());
+  const lambdaPort = await freePort();
+  const websocketPort = await freePort();
+  const args = [join('node_modules', 'serverless', 'bin', 'serverless.js'), 'offline', 'start'];
+  if (options.reloadHandler) args.push('--reloadHandler');
+  const child = spawn(process.execPath, args, {
+    detached: true,
+    stdio: options.verbose ? 'inherit' : ['ignore', 'pipe', 'pipe'],
+    env: {
+      ...process.env,
+      ...options.env,
+      DATABASE_URL: databaseUrl,
+      PORT: String(port),
+      LAMBDA_PORT: String(lambdaPort),
+      WEBSOCKET_PORT: String(websocketPort),
+      LAMBDA_ENDPOINT: `http://127.0.0.1:${lambdaPort}`,
+      WEBSOCKET_ENDPOINT: `http://127.0.0.1:${websocketPort}`,
+      AWS_ACCESS_KEY_ID: process.env.AWS_ACCESS_KEY_ID ?? 'local',
+      AWS_SECRET_ACCESS_KEY: process.env.AWS_SECRET_ACCESS_KEY ?? 'local',
+      SLS_TELEMETRY_DISABLED: '1',
+      SLS_NOTIFICATIONS_MODE: 'off',
+    },
+  });
+  let output = '';
+  child.stdout?.on('data', (d) => {
+    output = (output + d).slice(-20000);
+  });
+  child.stderr?.on('data', (d) => {
+    output = (output + d).slice(-20000);
+  });
+  const url = `http://127.0.0.1:${port}`;
+  const stop = async () => {
+    if (child.exitCode === null && child.pid) {
+      const exited = new Promise((r) => child.once('exit', r));
+      try {
+        process.kill(-child.pid, 'SIGTERM');
+      } catch {
+        // already gone
+      }
+      await Promise.race([exited, new Promise((r) => setTimeout(r, 5000))]);
+      try {
+        process.kill(-child.pid, 'SIGKILL');
+      } catch {
+        // already gone
+      }
+    }
+    await embedded?.stop();
+  };
+  try {
+    await waitForHttp(`${url}/api/configure/missions`, child, 120_000);
+  } catch (e) {
+    await stop();
+    throw new Error(`${(e as Error).message}\n${output}`);
+  }
+  return { url, databaseUrl, embedded: !!embedded, lambdaPort, websocketPort, stop };
+}
+
+/** `npm start`: runs until SIGINT/SIGTERM. */
+export async function runDevServer(): Promise<void> {
+  const port = Number(process.env.PORT) || 8888;
+  const usingServer = !!process.env.DATABASE_URL;
+  const dataDir = process.env.DATA_DIR ?? '.data/pglite';
+  console.log(
+    usingServer
+      ? 'Database: the PostgreSQL/PostGIS server named by DATABASE_URL'
+      : `Database: embedded PGlite + PostGIS in ${dataDir} (set DATABASE_URL to use a server)`,
+  );
+  const svc = await startService({
+    port,
+    databaseUrl: process.env.DATABASE_URL || undefined,
+    dataDir,
+    reloadHandler: true,
+    verbose: true,
+  });
+  console.log(
+    `API ready on http://localhost:${port}/api/ (WebSocket on ws://localhost:${svc.websocketPort})`,
+  );
+  const shutdown = async () => {
+    await svc.stop();
+    process.exit(0);
+  };
+  process.once('SIGINT', shutdown);
+  process.once('SIGTERM', shutdown);
+}

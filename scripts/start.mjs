@@ -1,0 +1,9 @@
+// `npm start`: build (then rebuild on every save) and serve the whole API through serverless-offline.
+import * as esbuild from 'esbuild';
+import { buildOptions } from './build.mjs';
+
+const ctx = await esbuild.context(buildOptions());
+await ctx.rebuild();
+await ctx.watch();
+const { runDevServer } = await import('../dist/scripts/devServer.js');
+await runDevServer();

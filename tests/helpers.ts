@@ -1,0 +1,84 @@
+import { randomBytes } from 'node:crypto';
+import { inject } from 'vitest';
+
+export const apiUrl = () => inject('apiUrl');
+export const apiUrlLocal = () => inject('apiUrlLocal');
+export const adminToken = () => inject('admin').token;
+export const isEmbedded = () => inject('embedded');
+
+/** A name no other test (or parallel test file) uses. */
+export function uniqueName(prefix: string): string {
+  return `${prefix}_${randomBytes(4).toString('hex')}`;
+}
+
+export interface ApiResponse<T = any> {
+  status: number;
+  headers: Headers;
+  body: T;
+  text: string;
+}
+
+/**
+ * One HTTP request against the running service. `token` adds `Authorization: Bearer`; `cookie` a Cookie
+ * header; a string `body` is sent as is (for malformed JSON tests), anything else as JSON.
+ */
+export async function call<T = any>(
+  method: string,
+  path: string,
+  opts: {
+    body?: unknown;
+    token?: string;
+    cookie?: string;
+    headers?: Record<string, string>;
+    base?: string;
+  } = {},
+): Promise<ApiResponse<T>> {
+  const headers: Record<string, string> = { ...(opts.headers ?? {}) };
+  if (opts.token) headers.authorization = `Bearer ${opts.token}`;
+  if (opts.cookie) headers.cookie = opts.cookie;
+  let body: string | undefined;
+  if (opts.body !== undefined) {
+    body = typeof opts.body === 'string' ? opts.body : JSON.stringify(opts.body);
+    headers['content-type'] ??= 'application/json';
+  }
+  const res = await fetch(`${opts.base ?? apiUrl()}${path}`, { method, headers, body, redirect: 'manual' });
+  const text = await res.text();
+  let parsed: any = text;
+  try {
+    parsed = text ? JSON.parse(text) : undefined;
+  } catch {
+    // not JSON
+  }
+  return { status: res.status, headers: res.headers, body: parsed, text };
+}
+
+/** Logs in and returns the `MMGISSession=...` cookie pair. */
+export async function login(username: string, password: string, base?: string): Promise<string> {
+  const res = await fetch(`${base ?? apiUrl()}/api/users/login`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ username, password }),
+  });
+  if (res.status !== 200) throw new Error(`login failed: ${res.status}`);
+  return res.headers.get('set-cookie')!.split(';')[0];
+}
+
+/** Creates a user (as admin, by token) and returns its session cookie. */
+export async function userWithSession(
+  role: 'admin' | 'user' = 'user',
+  missions: string[] = [],
+  base?: string,
+): Promise<{ username: string; password: string; cookie: string }> {
+  const username = uniqueName('u');
+  const password = `pw-${randomBytes(6).toString('hex')}`;
+  const su = await call('POST', '/api/users/signup', { body: { username, password }, token: adminToken() });
+  if (su.status !== 201) throw new Error(`signup failed: ${su.status} ${su.text}`);
+  if (role !== 'user' || missions.length) {
+    const up = await call('POST', '/api/users/update', {
+      body: { username, role, missions },
+      token: adminToken(),
+    });
+    if (up.status !== 200) throw new Error(`update failed: ${up.status} ${up.text}`);
+  }
+  return { username, password, cookie: await login(username, password, base) };
+}

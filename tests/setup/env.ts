@@ -1,0 +1,5 @@
+import { inject } from 'vitest';
+
+// Code under test uses its normal connection path (getDb() reads DATABASE_URL).
+process.env.DATABASE_URL = inject('databaseUrl');
+process.env.LOG_LEVEL ??= 'warn';

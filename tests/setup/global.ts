@@ -1,0 +1,59 @@
+import type { TestProject } from 'vitest/node';
+import { startService } from '../../scripts/devServer.ts';
+import { createFreshDatabase } from './freshDatabase.ts';
+
+declare module 'vitest' {
+  export interface ProvidedContext {
+    databaseUrl: string;
+    embedded: boolean;
+    /** The service under AUTH=none and under AUTH=local, both on the test database. */
+    apiUrl: string;
+    apiUrlLocal: string;
+    lambdaPort: number;
+    websocketPort: number;
+    admin: { username: string; password: string; token: string };
+    /** Statuses of the first_signup calls made while no user existed, then once more. */
+    firstSignupStatuses: number[];
+  }
+}
+
+/**
+ * One fresh database per run: with `DATABASE_URL` set, a uniquely named database on that PostGIS server
+ * (dropped afterwards); without it, a throwaway embedded PGlite + PostGIS. Two services start on it.
+ */
+export default async function setup(project: TestProject) {
+  const fresh = await createFreshDatabase(process.env.DATABASE_URL);
+  const env = { LOG_LEVEL: 'warn', SESSION_TTL_MS: '', STATEMENT_TIMEOUT_MS: '30000' };
+  const [open, local] = await Promise.all([
+    startService({ databaseUrl: fresh.url, env: { ...env, AUTH: 'none' } }),
+    startService({ databaseUrl: fresh.url, env: { ...env, AUTH: 'local' } }),
+  ]);
+  const admin = { username: 'admin', password: 'correct horse battery staple' };
+  const post = (path: string, body: unknown, headers: Record<string, string> = {}) =>
+    fetch(`${open.url}${path}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', ...headers },
+      body: JSON.stringify(body),
+    });
+  const firstSignupStatuses = [(await post('/api/users/first_signup', admin)).status];
+  firstSignupStatuses.push((await post('/api/users/first_signup', { username: 'x', password: 'y' })).status);
+  const login = await post('/api/users/login', admin);
+  const cookie = login.headers.get('set-cookie')?.split(';')[0] ?? '';
+  const gen = (await (
+    await post('/api/longtermtoken/generate', { name: 'tests' }, { cookie })
+  ).json()) as any;
+
+  project.provide('databaseUrl', fresh.url);
+  project.provide('embedded', fresh.embedded);
+  project.provide('apiUrl', open.url);
+  project.provide('apiUrlLocal', local.url);
+  project.provide('lambdaPort', open.lambdaPort);
+  project.provide('websocketPort', open.websocketPort);
+  project.provide('admin', { ...admin, token: gen?.body?.token ?? '' });
+  project.provide('firstSignupStatuses', firstSignupStatuses);
+
+  return async () => {
+    await Promise.all([open.stop(), local.stop()]);
+    await fresh.drop();
+  };
+}
