@@ -1,0 +1,14 @@
+import { addMission } from '#lib/configure/operations.ts';
+import { endpoint } from '#lib/http/endpoint.ts';
+import { respond } from '#lib/http/response.ts';
+
+const body = {
+  type: 'object',
+  required: ['mission'],
+  properties: { mission: { type: 'string' } },
+} as const;
+
+/** Creates a mission (discouraged; see API.md section 3). */
+export const handler = endpoint({ auth: 'admin', schema: { body } }, async ({ body, db }) =>
+  respond(201, await addMission(db, body)),
+);

@@ -1,0 +1,37 @@
+import { missionName } from '#lib/auth/schemas.ts';
+import { badRequest } from '#lib/http/errors.ts';
+
+const MISSION = new RegExp(missionName.pattern);
+
+/**
+ * Checks a mission name against the rule of API.md section 3 (1–64 characters of ASCII letters, digits,
+ * space, `_`, `-`) and returns it; anything else is a 400 naming `field`. Names are never trimmed.
+ */
+export function assertMissionName(name: unknown, field = 'mission'): string {
+  if (typeof name !== 'string' || name.length === 0) {
+    throw badRequest(`'${field}' must be a non-empty mission name.`);
+  }
+  if (name.length > missionName.maxLength || !MISSION.test(name)) {
+    throw badRequest(
+      `'${field}' is not a valid mission name: use 1–64 characters of letters, digits, space, '_' and '-'.`,
+    );
+  }
+  return name;
+}
+
+/**
+ * Accepts a JSON value, or (as MMGIS clients sometimes send) a string holding JSON; a string that is not
+ * JSON is a 400 naming `field`.
+ */
+export function parseJsonish(value: unknown, field: string): unknown {
+  if (typeof value !== 'string') return value;
+  try {
+    return JSON.parse(value);
+  } catch {
+    throw badRequest(`'${field}' must be a JSON object (or a string holding one); it is not valid JSON.`);
+  }
+}
+
+export function isPlainObject(x: unknown): x is Record<string, any> {
+  return typeof x === 'object' && x !== null && !Array.isArray(x);
+}
