@@ -1,0 +1,114 @@
+/**
+ * The derived columns of a stored feature (API.md sections 4 and 5): start_time/end_time parsed from the
+ * named property (a JSON number is epoch milliseconds, a string must be ISO 8601; anything else is NULL),
+ * group_id/feature_id from one property or several comma-separated ones joined with ','.
+ */
+
+/** A property by exact key first, then by dot path (`a.b.c`). */
+export function readPath(props: Record<string, unknown>, path: string): unknown {
+  if (Object.hasOwn(props, path)) return props[path];
+  if (!path.includes('.')) return undefined;
+  let cur: unknown = props;
+  for (const part of path.split('.')) {
+    if (cur === null || typeof cur !== 'object' || Array.isArray(cur)) return undefined;
+    if (!Object.hasOwn(cur as object, part)) return undefined;
+    cur = (cur as Record<string, unknown>)[part];
+  }
+  return cur;
+}
+
+const ISO =
+  /^(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2})(\.\d+)?)?)?\s*(Z|z|[+-]\d{2}(?::?\d{2})?)?$/;
+const MAX_MS = 8.64e15;
+
+/** An ISO 8601 timestamp text for the database, or null. Zone-less times are read as UTC. */
+export function toTimestamp(v: unknown): string | null {
+  if (typeof v === 'number') {
+    if (!Number.isFinite(v) || Math.abs(v) > MAX_MS) return null;
+    return new Date(v).toISOString();
+  }
+  if (typeof v !== 'string') return null;
+  const m = ISO.exec(v.trim());
+  if (!m) return null;
+  const [, y, mo, d, h = '00', mi = '00', s = '00', frac = '', zone = 'Z'] = m;
+  let z = zone === 'z' ? 'Z' : zone;
+  if (z !== 'Z' && z.length === 3) z = `${z}:00`;
+  else if (z !== 'Z' && !z.includes(':')) z = `${z.slice(0, 3)}:${z.slice(3)}`;
+  const text = `${y}-${mo}-${d}T${h}:${mi}:${s}${frac.slice(0, 4)}${z}`;
+  const t = Date.parse(text);
+  if (!Number.isFinite(t)) return null;
+  // Reject rolled-over dates (2024-02-31) that Date.parse would silently move.
+  const back = new Date(t + (z === 'Z' ? 0 : offsetMs(z)));
+  if (back.getUTCDate() !== Number(d) || back.getUTCMonth() + 1 !== Number(mo)) return null;
+  return new Date(t).toISOString();
+}
+
+function offsetMs(z: string): number {
+  const sign = z[0] === '-' ? -1 : 1;
+  return sign * (Number(z.slice(1, 3)) * 60 + Number(z.slice(4, 6))) * 60000;
+}
+
+function toText(v: unknown): string | null {
+  if (v === null || v === undefined) return null;
+  if (typeof v === 'string') return v;
+  if (typeof v === 'number' || typeof v === 'boolean') return String(v);
+  return JSON.stringify(v);
+}
+
+/**
+ * `group_id`/`feature_id`: the named property as text; with several comma-separated names, their values
+ * joined with ',' in the order given (a missing one contributes ''); NULL when none of them has a value.
+ */
+export function toIdText(props: Record<string, unknown>, names: string[]): string | null {
+  if (names.length === 1) return toText(readPath(props, names[0]));
+  let any = false;
+  const parts = names.map((n) => {
+    const t = toText(readPath(props, n));
+    if (t !== null) any = true;
+    return t ?? '';
+  });
+  return any ? parts.join(',') : null;
+}
+
+/** The comma-separated prop list of a group/feature id option, trimmed, empty entries dropped. */
+export function splitProps(p: string | null | undefined): string[] {
+  if (!p) return [];
+  return p
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
+}
+
+export interface Derive {
+  start: string | null;
+  end: string | null;
+  group: string[];
+  feature: string[];
+}
+
+export interface DerivedColumns {
+  start_time?: string;
+  end_time?: string;
+  group_id?: string;
+  feature_id?: string;
+}
+
+/** Fills `row` with the derived columns that are not NULL (absent keys are NULL in json_to_recordset). */
+export function deriveColumns(props: Record<string, unknown>, d: Derive, row: DerivedColumns): void {
+  if (d.start) {
+    const t = toTimestamp(readPath(props, d.start));
+    if (t !== null) row.start_time = t;
+  }
+  if (d.end) {
+    const t = toTimestamp(readPath(props, d.end));
+    if (t !== null) row.end_time = t;
+  }
+  if (d.group.length) {
+    const g = toIdText(props, d.group);
+    if (g !== null) row.group_id = g;
+  }
+  if (d.feature.length) {
+    const f = toIdText(props, d.feature);
+    if (f !== null) row.feature_id = f;
+  }
+}

@@ -1,0 +1,281 @@
+import type { Db, TxSql } from '#lib/db/index.ts';
+import { badRequest, HttpError } from '#lib/http/errors.ts';
+import {
+  assertDatasetName,
+  createDatasetIndexes,
+  createDatasetTable,
+  type Geodataset,
+  safeTable,
+  tableNameFor,
+  toGeodataset,
+} from './catalog.ts';
+import { type Derive, deriveColumns, splitProps } from './derived.ts';
+import { mergeStats, StatsAccumulator, type StoredStats } from './fieldStats.ts';
+import { featureSource } from './source.ts';
+import { validateFeature } from './validate.ts';
+
+export { LazyGeojson } from './source.ts';
+
+/** Names of the properties the derived columns come from (API.md section 4), and the source filename. */
+export interface WriteOptions {
+  name: string;
+  startProp?: string | null;
+  endProp?: string | null;
+  groupIdProp?: string | null;
+  featureIdProp?: string | null;
+  filename?: string | null;
+}
+
+export interface WriteResult {
+  name: string;
+  num_features: number;
+  added: number;
+}
+
+/** Knobs for benches and tests; handlers use the defaults. */
+export interface WriteTuning {
+  /** Features per INSERT statement (default 4000). */
+  batchSize?: number;
+  /** Storage of a newly created table's properties (default jsonb; json only for legacy-data tests). */
+  propertiesType?: 'json' | 'jsonb';
+  /** Called after each batch is inserted, inside the transaction (tests force failures here). */
+  afterBatch?: (batchNumber: number, tx: TxSql) => Promise<void> | void;
+}
+
+const DEFAULT_BATCH = 4000;
+
+function optionalProp(v: unknown, field: string): string | null {
+  if (v === undefined || v === null || v === '') return null;
+  if (typeof v !== 'string') throw badRequest(`'${field}' must be a string of property names.`);
+  if (v.length > 1000) throw badRequest(`'${field}' is longer than 1000 characters.`);
+  return v;
+}
+
+/** Checked copies of the options (strings or null), 400 naming the field otherwise. */
+export function normalizeOptions(opts: WriteOptions): Required<WriteOptions> {
+  const filename = optionalProp(opts.filename, 'filename');
+  return {
+    name: assertDatasetName(opts.name, 'name'),
+    startProp: optionalProp(opts.startProp, 'startProp'),
+    endProp: optionalProp(opts.endProp, 'endProp'),
+    groupIdProp: optionalProp(opts.groupIdProp, 'groupIdProp'),
+    featureIdProp: optionalProp(opts.featureIdProp, 'featureIdProp'),
+    filename,
+  };
+}
+
+function deriveOf(o: Required<WriteOptions>): Derive {
+  return {
+    start: o.startProp,
+    end: o.endProp,
+    group: splitProps(o.groupIdProp),
+    feature: splitProps(o.featureIdProp),
+  };
+}
+
+const COLUMNS = {
+  geom: 'json',
+  properties: 'jsonb',
+  start_time: 'timestamptz',
+  end_time: 'timestamptz',
+  group_id: 'text',
+  feature_id: 'text',
+};
+const SELECT = { geom: 'ST_SetSRID(ST_GeomFromGeoJSON(geom::text), 4326)' };
+
+/** Database errors that mean "this input cannot be stored" (bad text in JSON, geometry PostGIS refuses). */
+function isInputError(e: unknown): boolean {
+  const code = (e as { code?: string })?.code ?? '';
+  return code.startsWith('22') || code === 'XX000';
+}
+
+/**
+ * Validates, derives and inserts every feature of `source` into `table` in batches of `json_to_recordset`
+ * rows, accumulating field statistics in the same pass. While one batch is in the database the next one
+ * is parsed. Throws 400 naming the feature index on the first invalid feature.
+ */
+async function insertFeatures(
+  db: Db,
+  tx: TxSql,
+  table: string,
+  propertiesType: 'json' | 'jsonb',
+  source: Iterable<unknown>,
+  derive: Derive,
+  stats: StatsAccumulator | null,
+  tuning: WriteTuning,
+): Promise<number> {
+  const size = Math.max(1, tuning.batchSize ?? DEFAULT_BATCH);
+  const columns = propertiesType === 'json' ? { ...COLUMNS, properties: 'json' } : COLUMNS;
+  let batch: Record<string, unknown>[] = [];
+  let index = 0;
+  let batchNo = 0;
+  let pending: Promise<void> | null = null;
+
+  const flush = (rows: Record<string, unknown>[], first: number): Promise<void> => {
+    const n = ++batchNo;
+    const p = db
+      .insertRows(tx, table, columns, rows, SELECT)
+      .catch((e) => {
+        if (isInputError(e)) {
+          throw badRequest(
+            `Features ${first}-${first + rows.length - 1}: the database refused them (${(e as Error).message}).`,
+          );
+        }
+        throw e;
+      })
+      .then(() => tuning.afterBatch?.(n, tx));
+    p.catch(() => {}); // observed when awaited; avoids an unhandled rejection if parsing fails first
+    return p;
+  };
+
+  try {
+    for (const raw of source) {
+      const { geometry, properties } = validateFeature(raw, index);
+      stats?.add(properties);
+      const row: Record<string, unknown> = { geom: geometry, properties };
+      deriveColumns(properties, derive, row);
+      batch.push(row);
+      index++;
+      if (batch.length >= size) {
+        if (pending) await pending;
+        pending = flush(batch, index - batch.length);
+        batch = [];
+      }
+    }
+    if (pending) await pending;
+    pending = null;
+    if (batch.length) await flush(batch, index - batch.length);
+  } finally {
+    // Let the statement in flight finish before the transaction rolls back.
+    if (pending) await pending.catch(() => {});
+  }
+  return index;
+}
+
+/** The catalog row of `name`, locked until the end of the transaction (serializes writers). */
+async function lockDataset(tx: TxSql, name: string): Promise<Geodataset | undefined> {
+  const [row] = await tx`select * from geodatasets where name = ${name} for update`;
+  return row ? toGeodataset(row) : undefined;
+}
+
+/**
+ * Reserves a catalog row for a new dataset (num_features 0, invisible to others until commit). When a
+ * concurrent writer created the name first, waits for it and returns its locked row instead.
+ */
+async function reserveDataset(
+  tx: TxSql,
+  name: string,
+): Promise<{ created: true; id: number; table: string } | { created: false; ds: Geodataset }> {
+  const [{ id }] = await tx`select nextval(pg_get_serial_sequence('geodatasets', 'id')) as id`;
+  const table = tableNameFor(Number(id), 1);
+  const rows = await tx`
+    insert into geodatasets (id, name, table_name, version)
+    values (${id}, ${name}, ${table}, 1)
+    on conflict (name) do nothing
+    returning id`;
+  if (rows.length) return { created: true, id: Number(id), table };
+  const ds = await lockDataset(tx, name);
+  if (!ds) throw new HttpError(409, `The geodataset '${name}' was removed concurrently; retry.`);
+  return { created: false, ds };
+}
+
+/** Builds a new table for `name` with all features and stats, and points the (locked) catalog row at it. */
+async function writeNewTable(
+  db: Db,
+  tx: TxSql,
+  id: number,
+  table: string,
+  source: Iterable<unknown>,
+  o: Required<WriteOptions>,
+  tuning: WriteTuning,
+): Promise<{ added: number; stats: StoredStats }> {
+  const propertiesType = tuning.propertiesType ?? 'jsonb';
+  await createDatasetTable(tx, table, propertiesType);
+  const acc = new StatsAccumulator();
+  const added = await insertFeatures(db, tx, table, propertiesType, source, deriveOf(o), acc, tuning);
+  await createDatasetIndexes(tx, table);
+  await tx.unsafe(`analyze ${safeTable(table)}`);
+  const stats = acc.toStored();
+  await tx`
+    update geodatasets set
+      table_name = ${table}, properties_type = ${propertiesType}, filename = ${o.filename},
+      num_features = ${added}, start_prop = ${o.startProp}, end_prop = ${o.endProp},
+      group_id_prop = ${o.groupIdProp}, feature_id_prop = ${o.featureIdProp},
+      field_stats = ${tx.json(stats as any)}, updated_at = now()
+    where id = ${id}`;
+  return { added, stats };
+}
+
+/**
+ * Creates the geodataset `opts.name`, or replaces all of its features, atomically: the rows go into a
+ * fresh table `gd_<id>_<generation>` (indexed, analyzed), then the catalog row is pointed at it and the old
+ * table dropped, all in one transaction. Readers see the old data until commit; any invalid feature or
+ * error leaves everything as it was. `geojson` is a FeatureCollection or Feature, as an object or JSON text.
+ *
+ * @example await recreateGeodataset(db, fc, { name: 'rovers', startProp: 'time', groupIdProp: 'sol,site' })
+ */
+export async function recreateGeodataset(
+  db: Db,
+  geojson: unknown,
+  opts: WriteOptions,
+  tuning: WriteTuning = {},
+): Promise<WriteResult> {
+  const o = normalizeOptions(opts);
+  const source = featureSource(geojson);
+  return db.transaction(async (tx) => {
+    let ds = await lockDataset(tx, o.name);
+    if (!ds) {
+      const r = await reserveDataset(tx, o.name);
+      if (r.created) {
+        const { added } = await writeNewTable(db, tx, r.id, r.table, source, o, tuning);
+        return { name: o.name, num_features: added, added };
+      }
+      ds = r.ds;
+    }
+    const table = tableNameFor(ds.id, ds.version + 1);
+    const { added } = await writeNewTable(db, tx, ds.id, table, source, o, tuning);
+    await tx`update geodatasets set version = version + 1 where id = ${ds.id}`;
+    await tx.unsafe(`drop table if exists ${safeTable(ds.table)}`);
+    return { name: o.name, num_features: added, added };
+  });
+}
+
+/**
+ * Appends features to `opts.name` in one transaction, or creates it (with field_stats) when it does not
+ * exist. The request's own props set the derived columns of its rows; the props stored at creation stay in
+ * the entry (API.md section 5); `filename` replaces the stored one when given. field_stats, when the
+ * dataset has them, are widened in the same transaction under the catalog row lock, so concurrent appends
+ * lose no update.
+ */
+export async function appendGeodataset(
+  db: Db,
+  geojson: unknown,
+  opts: WriteOptions,
+  tuning: WriteTuning = {},
+): Promise<WriteResult> {
+  const o = normalizeOptions(opts);
+  const source = featureSource(geojson);
+  return db.transaction(async (tx) => {
+    let ds = await lockDataset(tx, o.name);
+    if (!ds) {
+      const r = await reserveDataset(tx, o.name);
+      if (r.created) {
+        const { added } = await writeNewTable(db, tx, r.id, r.table, source, o, tuning);
+        return { name: o.name, num_features: added, added };
+      }
+      ds = r.ds;
+    }
+    const acc = ds.fieldStats ? new StatsAccumulator() : null;
+    const added = await insertFeatures(db, tx, ds.table, ds.propertiesType, source, deriveOf(o), acc, tuning);
+    const stats = ds.fieldStats && acc ? mergeStats(ds.fieldStats, acc.toStored()) : null;
+    const [row] = await tx`
+      update geodatasets set
+        num_features = num_features + ${added},
+        field_stats = ${stats ? tx.json(stats as any) : null},
+        filename = coalesce(${o.filename}, filename),
+        version = version + 1, updated_at = now()
+      where id = ${ds.id}
+      returning num_features`;
+    return { name: o.name, num_features: Number(row.num_features), added };
+  });
+}
