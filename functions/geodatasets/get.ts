@@ -1,0 +1,41 @@
+import { requireDataset } from '#lib/geodatasets/catalog.ts';
+import { parseReadFilters, resolveReadFilters } from '#lib/geodatasets/filters.ts';
+import { parseGeojsonOptions, readFeatureCollection } from '#lib/geodatasets/geojson.ts';
+import { tileResponse } from '#lib/geodatasets/tileResponse.ts';
+import { endpoint } from '#lib/http/endpoint.ts';
+import { badRequest } from '#lib/http/errors.ts';
+import { rawJson } from '#lib/http/response.ts';
+
+const query = {
+  type: 'object',
+  properties: {
+    type: { type: 'string', enum: ['geojson', 'mvt'] },
+    layer: { type: 'string' },
+    x: { type: 'integer' },
+    y: { type: 'integer' },
+    z: { type: 'integer' },
+  },
+} as const;
+
+const path = { type: 'object', properties: { layer: { type: 'string' } } } as const;
+
+/**
+ * GET /api/geodatasets/get[/{layer}] (and POST /api/geodatasets/get with the same parameters in a JSON
+ * body): GeoJSON text built by the database, or a vector tile (`type=mvt`).
+ */
+export const handler = endpoint({ auth: 'viewer', schema: { query, path } }, async (input) => {
+  const { db, event, headers } = input;
+  const body = event.httpMethod === 'POST' && input.body && typeof input.body === 'object' ? input.body : {};
+  const params: Record<string, any> = { ...(body as Record<string, unknown>), ...input.query };
+  const layer = input.path.layer ?? params.layer;
+  if (layer === undefined || layer === '') throw badRequest(`Missing required query parameter 'layer'.`);
+  if (params.type === undefined)
+    throw badRequest(`Missing required query parameter 'type' (geojson or mvt).`);
+  if (params.type !== 'geojson' && params.type !== 'mvt') throw badRequest(`'type' must be geojson or mvt.`);
+  const filters = parseReadFilters(params);
+  const options = params.type === 'geojson' ? parseGeojsonOptions(params) : undefined;
+  const ds = await requireDataset(db.sql, String(layer));
+  if (!options) return tileResponse({ db, ds, query: params, headers });
+  const text = await readFeatureCollection(db.sql, ds, await resolveReadFilters(db.sql, filters), options);
+  return rawJson(200, text);
+});

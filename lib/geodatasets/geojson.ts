@@ -1,0 +1,142 @@
+import type postgres from 'postgres';
+import type { Queryable } from '#lib/db/index.ts';
+import { badRequest } from '#lib/http/errors.ts';
+import type { Geodataset } from './catalog.ts';
+import {
+  parseBool,
+  parseInteger,
+  parsePath,
+  type ReadFilters,
+  sqlColumn,
+  sqlGroupKey,
+  sqlNumeric,
+  sqlPropPath,
+  sqlProps,
+  sqlWhere,
+  withReadErrors,
+} from './filters.ts';
+
+type Fragment = postgres.PendingQuery<any>;
+
+/** The geojson-only options of `GET /get`: paging, `_source`, `stats`. */
+export interface GeojsonOptions {
+  /** Clamped to [1, 10000]; undefined = every matching feature. */
+  limit?: number;
+  offset: number;
+  /** `_source` paths; undefined = all properties. */
+  source?: string[][];
+  /** `stats` fields: the name as requested and its path. */
+  stats?: { name: string; path: string[] }[];
+}
+
+export const MAX_LIMIT = 10000;
+const MAX_FIELDS = 50;
+
+function list(query: Record<string, unknown>, key: string): string[] | undefined {
+  const v = query[key];
+  if (v === undefined || v === null || v === '') return undefined;
+  if (typeof v !== 'string') throw badRequest(`'${key}' must be a comma-separated string.`);
+  const names = v
+    .split(',')
+    .map((s) => s.trim())
+    .filter((s) => s !== '');
+  if (names.length > MAX_FIELDS) throw badRequest(`'${key}' names more than ${MAX_FIELDS} fields.`);
+  return names;
+}
+
+/**
+ * `limit` (clamped to 1..10000; a non-integer is 400), `offset` (integer ≥ 0), `limited` (the first three),
+ * `_source` and `stats` (comma-separated dot paths).
+ */
+export function parseGeojsonOptions(query: Record<string, unknown>): GeojsonOptions {
+  const out: GeojsonOptions = { offset: 0 };
+  const limit = parseInteger(query, 'limit');
+  if (limit !== undefined) out.limit = Math.min(MAX_LIMIT, Math.max(1, limit));
+  const offset = parseInteger(query, 'offset');
+  if (offset !== undefined) {
+    if (offset < 0) throw badRequest(`'offset' must be 0 or more.`);
+    out.offset = offset;
+  }
+  if (parseBool(query, 'limited')) out.limit = Math.min(out.limit ?? 3, 3);
+  const source = list(query, '_source');
+  if (source) out.source = source.map((p) => parsePath(p, '_source'));
+  const stats = list(query, 'stats');
+  if (stats) out.stats = [...new Set(stats)].map((name) => ({ name, path: parsePath(name, 'stats') }));
+  return out;
+}
+
+/**
+ * `_source`: a new object holding only the requested paths (nested objects kept, absent paths omitted),
+ * built with `jsonb_set` one level at a time so intermediate objects exist.
+ */
+function sqlSourceProps(sql: Queryable, ds: Geodataset, source: string[][], alias: string): Fragment {
+  let acc: Fragment = sql`'{}'::jsonb`;
+  for (const path of source) {
+    const value = sqlPropPath(sql, ds, path, alias);
+    let step: Fragment = acc;
+    for (let i = 1; i < path.length; i++) {
+      const prefix = path.slice(0, i);
+      step = sql`jsonb_set(${step}, ${prefix}::text[],
+        case when jsonb_typeof(${step} #> ${prefix}::text[]) = 'object' then ${step} #> ${prefix}::text[] else '{}'::jsonb end)`;
+    }
+    acc = sql`(case when ${value} is null then ${acc} else jsonb_set(${step}, ${path}::text[], ${value}) end)`;
+  }
+  return acc;
+}
+
+/** The per-group statistics CTE body: one jsonb object `{<field>: {min,max,avg,sum,stddev}}` per group key. */
+function sqlStats(
+  sql: Queryable,
+  ds: Geodataset,
+  f: ReadFilters,
+  stats: GeojsonOptions['stats'] & {},
+): Fragment {
+  const table = sql.unsafe(ds.table) as unknown as Fragment;
+  const where = sqlWhere(sql, ds, { ...f, noDuplicates: false }, 'm');
+  const cols = stats.map(
+    (s, i) => sql`${sqlNumeric(sql, sqlPropPath(sql, ds, s.path, 'm'))} as ${sql.unsafe(`n${i}`)}`,
+  );
+  const selectList = cols.reduce((a, c) => sql`${a}, ${c}`);
+  const objects = stats.map((s, i) => {
+    const n = sql.unsafe(`n${i}`);
+    return sql`jsonb_build_object(${s.name}::text, jsonb_build_object('min', min(${n}), 'max', max(${n}),
+      'avg', avg(${n}), 'sum', sum(${n}), 'stddev', stddev_pop(${n})))`;
+  });
+  const merged = objects.reduce((a, o) => sql`${a} || ${o}`);
+  return sql`select gk, ${merged} as stats
+    from (select ${sqlGroupKey(sql, ds, 'm')} as gk, ${selectList} from ${table} m where ${where}) x
+    group by gk`;
+}
+
+/**
+ * The FeatureCollection text of a `type=geojson` read, assembled entirely in the database: features ordered
+ * by id, `properties._.idx` = id, `_source` projection, per-group `stats` over the whole matched set (before
+ * paging), then `limit`/`offset`. The text is passed through to the client untouched.
+ */
+export async function readFeatureCollection(
+  sql: Queryable,
+  ds: Geodataset,
+  f: ReadFilters,
+  opts: GeojsonOptions,
+): Promise<string> {
+  const table = sql.unsafe(ds.table) as unknown as Fragment;
+  const props = opts.source ? sqlSourceProps(sql, ds, opts.source, 't') : sqlProps(sql, ds, 't');
+  const id = sqlColumn(sql, 'id', 't');
+  const meta = opts.stats?.length
+    ? sql`jsonb_build_object('idx', ${id}, 'stats', coalesce(s.stats, '{}'::jsonb))`
+    : sql`jsonb_build_object('idx', ${id})`;
+  const withStats = opts.stats?.length ? sql`with s as (${sqlStats(sql, ds, f, opts.stats)})` : sql``;
+  const join = opts.stats?.length ? sql`left join s on s.gk = ${sqlGroupKey(sql, ds, 't')}` : sql``;
+  const query = sql`${withStats}
+    select '{"type":"FeatureCollection","features":[' || coalesce(string_agg(f, ',' order by id), '') || ']}' as fc
+    from (
+      select t.id, '{"type":"Feature","geometry":' || ST_AsGeoJSON(t.geom) || ',"properties":'
+        || (${props} || jsonb_build_object('_', ${meta}))::text || '}' as f
+      from ${table} t ${join}
+      where ${sqlWhere(sql, ds, f, 't')}
+      order by t.id
+      limit ${opts.limit ?? null} offset ${opts.offset}
+    ) q`;
+  const [row] = await withReadErrors(() => query);
+  return row.fc as string;
+}
