@@ -1,0 +1,10 @@
+import { endpoint } from '#lib/http/endpoint.ts';
+import { getJob } from '#lib/jobs/jobs.ts';
+
+const path = { type: 'object', properties: { id: { type: 'string' } }, required: ['id'] } as const;
+
+/** GET /api/geodatasets/jobs/:id — the state of an async job. */
+export const handler = endpoint({ auth: 'admin', schema: { path } }, async ({ path, db }) => ({
+  status: 'success',
+  body: { job: await getJob(db.sql, path.id) },
+}));

@@ -1,0 +1,8 @@
+import { getDb } from '#lib/db/index.ts';
+import { recomputeMissingStats } from '#lib/geodatasets/manage.ts';
+
+/** Scheduled (and invokable by hand): computes field_stats for every geodataset that lacks them. */
+export const handler = async () => {
+  const recomputed = await recomputeMissingStats(getDb());
+  return { status: 'success', recomputed };
+};

@@ -1,0 +1,115 @@
+import { randomUUID } from 'node:crypto';
+import type { Db, Queryable } from '#lib/db/index.ts';
+import { badRequest, notFound } from '#lib/http/errors.ts';
+import { log } from '#lib/http/log.ts';
+import { invokeAsync } from './invoke.ts';
+
+export type JobState = 'queued' | 'running' | 'succeeded' | 'failed';
+
+/** A job as GET /api/geodatasets/jobs/:id shows it (API.md section 4). */
+export interface JobView {
+  id: string;
+  kind: string;
+  name: string | null;
+  state: JobState;
+  error?: string;
+  result?: unknown;
+  createdAt: string;
+  finishedAt?: string;
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+function toJobView(r: Record<string, any>): JobView {
+  const v: JobView = {
+    id: r.id,
+    kind: r.kind,
+    name: r.name ?? null,
+    state: r.state,
+    createdAt: new Date(r.created_at).toISOString(),
+  };
+  if (r.error) v.error = r.error;
+  if (r.result != null) v.result = r.result;
+  if (r.finished_at) v.finishedAt = new Date(r.finished_at).toISOString();
+  return v;
+}
+
+/** Records a job; `state` 'succeeded' records one that had nothing to do. */
+export async function createJob(
+  sql: Queryable,
+  kind: string,
+  name: string | null,
+  input: Record<string, unknown> = {},
+  state: JobState = 'queued',
+): Promise<JobView> {
+  const id = randomUUID();
+  const done = state === 'succeeded' || state === 'failed';
+  const [row] = await sql`
+    insert into jobs (id, kind, name, state, input, finished_at)
+    values (${id}, ${kind}, ${name}, ${state}, ${sql.json(input as any)}, ${done ? new Date() : null})
+    returning *`;
+  return toJobView(row);
+}
+
+/** The job `id` (400 if not a UUID, 404 if unknown). */
+export async function getJob(sql: Queryable, id: string): Promise<JobView> {
+  if (!UUID.test(id))
+    throw badRequest(`'id' must be a job id (a UUID); got ${JSON.stringify(id.slice(0, 60))}.`);
+  const [row] = await sql`select * from jobs where id = ${id}`;
+  if (!row) throw notFound(`No job with id '${id}'.`);
+  return toJobView(row);
+}
+
+/**
+ * Records a job and invokes its function asynchronously (`InvocationType: 'Event'`). If the invocation
+ * cannot be made, the job is marked failed and the error rethrown.
+ */
+export async function startJob(
+  db: Db,
+  fnName: string,
+  kind: string,
+  name: string | null,
+  input: Record<string, unknown> = {},
+): Promise<JobView> {
+  const job = await createJob(db.sql, kind, name, input);
+  try {
+    await invokeAsync(fnName, { jobId: job.id });
+  } catch (e) {
+    await finishJob(db.sql, job.id, 'failed', null, `The job could not be started: ${(e as Error).message}`);
+    throw e;
+  }
+  return job;
+}
+
+async function finishJob(sql: Queryable, id: string, state: JobState, result: unknown, error: string | null) {
+  await sql`
+    update jobs set state = ${state}, result = ${result == null ? null : sql.json(result as any)},
+      error = ${error}, finished_at = now()
+    where id = ${id}`;
+}
+
+/**
+ * Runs the job `jobId` with `work(input, name)`: queued → running → succeeded | failed. Idempotent under
+ * retries: a job that is no longer queued is not run again.
+ */
+export async function runJob(
+  db: Db,
+  jobId: string,
+  work: (job: { name: string | null; input: Record<string, unknown> }) => Promise<unknown>,
+): Promise<JobState> {
+  const [row] = await db.sql`
+    update jobs set state = 'running', started_at = now()
+    where id = ${jobId} and state = 'queued'
+    returning name, input`;
+  if (!row) return 'failed';
+  try {
+    const result = await work({ name: row.name, input: row.input ?? {} });
+    await finishJob(db.sql, jobId, 'succeeded', result ?? null, null);
+    return 'succeeded';
+  } catch (e) {
+    const message = (e as Error)?.message ?? String(e);
+    log('error', 'job failed', { jobId, error: message });
+    await finishJob(db.sql, jobId, 'failed', null, message);
+    return 'failed';
+  }
+}
