@@ -1,11 +1,22 @@
+import { header } from '#lib/auth/principal.ts';
 import type { Db } from '#lib/db/index.ts';
 import type { Geodataset } from '#lib/geodatasets/catalog.ts';
-import { HttpError } from '#lib/http/errors.ts';
-import type { HttpResponse } from '#lib/http/response.ts';
+import { parseReadFilters, resolveReadFilters, sqlWhere, withReadErrors } from '#lib/geodatasets/filters.ts';
+import {
+  etagMatches,
+  parseTileAddress,
+  tileEtag,
+  tileHeaders,
+  tileSettings,
+} from '#lib/geodatasets/tiles.ts';
+import { readTile } from '#lib/geodatasets/tilesRead.ts';
+import { binary, type HttpResponse, respond } from '#lib/http/response.ts';
 
 /**
- * The `type=mvt` answer of `GET /api/geodatasets/get[/{layer}]` for a dataset already looked up.
- * Placeholder: the tile pipeline lands in lib/geodatasets/tiles*.ts.
+ * The `type=mvt` answer of `GET /api/geodatasets/get[/{layer}]` for a dataset already looked up
+ * (API.md section 4): 400 for a bad tile address or filter; 304 when `If-None-Match` holds the current
+ * ETag (decided before any dataset table is read); 204 with ETag and Cache-Control for an empty tile;
+ * otherwise 200 `application/x-protobuf`. `stats`, `limit`, `offset` and `limited` are ignored.
  */
 export async function tileResponse(input: {
   db: Db;
@@ -13,6 +24,16 @@ export async function tileResponse(input: {
   query: Record<string, any>;
   headers: Record<string, string | undefined>;
 }): Promise<HttpResponse> {
-  void input;
-  throw new HttpError(501, 'Vector tiles (type=mvt) are not implemented yet.');
+  const { db, ds, query } = input;
+  const address = parseTileAddress(query);
+  const parsed = parseReadFilters(query);
+  const settings = tileSettings();
+  const etag = tileEtag(ds, query, settings);
+  const headers = tileHeaders(etag, settings);
+  if (etagMatches(header(input.headers, 'if-none-match'), etag)) return respond(304, undefined, { headers });
+  const filters = await resolveReadFilters(db.sql, parsed);
+  const where = sqlWhere(db.sql, ds, filters, 't');
+  const tile = await withReadErrors(() => readTile(db, ds, address, where, { settings }));
+  if (tile.n === 0 || tile.tile.length === 0) return respond(204, undefined, { headers });
+  return binary(200, tile.tile, 'application/x-protobuf', headers);
 }

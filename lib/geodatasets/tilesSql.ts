@@ -1,0 +1,134 @@
+import type postgres from 'postgres';
+import type { Queryable } from '#lib/db/index.ts';
+import { type Geodataset, safeTable } from '#lib/geodatasets/catalog.ts';
+import { BUFFER, EXTENT, type TileAddress } from '#lib/geodatasets/tiles.ts';
+
+type Fragment = postgres.PendingQuery<any>;
+
+/**
+ * SQL of one vector tile, one function per encoder (STYLE.md: martin / pg_tileserv):
+ * - `sqlTileMvt`: the server path, `ST_AsMVTGeom(..., 4096, 64, true)` + `ST_AsMVT` in the database;
+ * - `sqlTileRows`: the embedded path (PGlite's PostGIS has no protobuf): geometries clipped to the
+ *   buffered tile, mapped to tile pixels (y flipped), snapped to the pixel grid and returned as GeoJSON
+ *   text for the JS encoder (PLATFORM.md).
+ * Both select the same features through `sqlKept`: candidates by `geom && envelope-in-4326` (GiST) plus the
+ * request's filters (`where`), then the deterministic thinning of docs/tiles.md when there are more than
+ * `maxFeatures` candidates (`n` counts at most `maxFeatures + 1` of them; `plain` or `ids` runs, not both).
+ */
+
+/** Knuth's multiplicative hash of the internal id, in [0, 2^32): the thinning order (docs/tiles.md). */
+export function sqlIdHash(sql: Queryable, id: Fragment): Fragment {
+  return sql`((${id} * 2654435761::bigint) % 4294967296::bigint)`;
+}
+
+/** The same hash in JS (tests and docs). */
+export function idHash(id: number): number {
+  return Number((BigInt(id) * 2654435761n) % 4294967296n);
+}
+
+/**
+ * The common CTEs `p` (tile envelope in 3857, filter envelope in 4326, clip box and pixel transform) and
+ * `kept` (the features of the tile after thinning), ending with `kept` ready to select from.
+ */
+function sqlKept(
+  sql: Queryable,
+  ds: Geodataset,
+  a: TileAddress,
+  where: Fragment,
+  maxFeatures: number,
+): Fragment {
+  const table = sql.unsafe(safeTable(ds.table)) as unknown as Fragment;
+  const scale = EXTENT * 2 ** a.z;
+  // Tile pixel of a point in Web Mercator, by closed-form math on lon/lat (no ST_Transform per row).
+  const px = sql`floor((ST_X(t.geom) + 180) / 360 * ${scale}::float8 - ${a.x * EXTENT}::float8)`;
+  const py = sql`floor((0.5 - ln(tan(pi() / 4 + radians(greatest(least(ST_Y(t.geom), 85.06), -85.06)) / 2)) / (2 * pi())) * ${scale}::float8 - ${a.y * EXTENT}::float8)`;
+  return sql`
+    p as (
+      select e.env,
+             ST_Transform(ST_TileEnvelope(${a.z}::int, ${a.x}::int, ${a.y}::int, margin => ${BUFFER / EXTENT}::float8), 4326) as filter,
+             ST_Expand(e.env, (ST_XMax(e.env) - ST_XMin(e.env)) * ${BUFFER / EXTENT}::float8)::box2d as clip,
+             ${EXTENT}::float8 / (ST_XMax(e.env) - ST_XMin(e.env)) as s,
+             ST_XMin(e.env) as xmin, ST_YMax(e.env) as ymax
+      from (select ST_TileEnvelope(${a.z}::int, ${a.x}::int, ${a.y}::int) as env) e
+    ),
+    n as (
+      select count(*)::int as c
+      from (select 1 from ${table} t, p where t.geom && p.filter and ${where} limit ${maxFeatures + 1}::int) s
+    ),
+    plain as (
+      select t.id, t.geom, t.properties from ${table} t, p
+      where (select c from n) <= ${maxFeatures}::int and t.geom && p.filter and ${where}
+    ),
+    ids as (
+      select min(c.id) as id
+      from (
+        select t.id,
+               case when GeometryType(t.geom) = 'POINT'
+                    then (least(greatest(${px}, -256), 4400)::bigint + 256) * 8192 + (least(greatest(${py}, -256), 4400)::bigint + 256)
+                    else -t.id end as dkey
+        from ${table} t, p
+        where (select c from n) > ${maxFeatures}::int and t.geom && p.filter and ${where}
+      ) c
+      group by c.dkey
+      order by ${sqlIdHash(sql, sql`min(c.id)`)}, min(c.id)
+      limit ${maxFeatures}::int
+    ),
+    kept as (
+      select id, geom, properties from plain
+      union all
+      select t.id, t.geom, t.properties from ${table} t where t.id = any(array(select id from ids))
+    )`;
+}
+
+/**
+ * Properties as tile attributes: top-level keys; nested objects and arrays become their JSON text
+ * (ST_AsMVT would drop them, PLATFORM.md); nulls are left out by both encoders.
+ */
+function sqlAttributes(sql: Queryable, ds: Geodataset): Fragment {
+  const props = ds.propertiesType === 'json' ? sql`k.properties::jsonb` : sql`k.properties`;
+  return sql`(case when jsonb_typeof(${props}) = 'object' then coalesce((
+      select jsonb_object_agg(e.key, case when jsonb_typeof(e.value) in ('object', 'array')
+                                          then to_jsonb(e.value::text) else e.value end)
+      from jsonb_each(${props}) e), '{}'::jsonb) else '{}'::jsonb end)`;
+}
+
+/** Server path: one row `{tile: Buffer, n: number}`. */
+export function sqlTileMvt(
+  sql: Queryable,
+  ds: Geodataset,
+  a: TileAddress,
+  where: Fragment,
+  maxFeatures: number,
+): Fragment {
+  return sql`
+    with ${sqlKept(sql, ds, a, where, maxFeatures)}
+    select ST_AsMVT(q, ${ds.name}::text, ${EXTENT}::int, 'geom', 'id') as tile, count(*)::int as n
+    from (
+      select k.id, ST_AsMVTGeom(ST_Transform(k.geom, 3857), p.env, ${EXTENT}::int, ${BUFFER}::int, true) as geom,
+             ${sqlAttributes(sql, ds)} as attributes
+      from kept k, p
+    ) q
+    where q.geom is not null`;
+}
+
+/** Embedded path: rows `{id, g (GeoJSON text in tile pixels), attributes}` ordered by id. */
+export function sqlTileRows(
+  sql: Queryable,
+  ds: Geodataset,
+  a: TileAddress,
+  where: Fragment,
+  maxFeatures: number,
+): Fragment {
+  return sql`
+    with ${sqlKept(sql, ds, a, where, maxFeatures)}
+    select r.id, ST_AsGeoJSON(r.g, 0) as g, r.attributes
+    from (
+      select k.id,
+             ST_RemoveRepeatedPoints(ST_SnapToGrid(ST_Affine(ST_ClipByBox2D(ST_Transform(k.geom, 3857), p.clip),
+               p.s, 0, 0, -p.s, -p.xmin * p.s, p.ymax * p.s), 1)) as g,
+             ${sqlAttributes(sql, ds)} as attributes
+      from kept k, p
+    ) r
+    where r.g is not null and not ST_IsEmpty(r.g)
+    order by r.id`;
+}

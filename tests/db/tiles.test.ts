@@ -1,0 +1,410 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { getDb } from '#lib/db/index.ts';
+import type { Geodataset } from '#lib/geodatasets/catalog.ts';
+import { parseReadFilters, sqlWhere } from '#lib/geodatasets/filters.ts';
+import type { TileAddress, TileSettings } from '#lib/geodatasets/tiles.ts';
+import { readTile, type Tile } from '#lib/geodatasets/tilesRead.ts';
+import {
+  createFixtureDataset,
+  decodeTile,
+  dropFixtureDataset,
+  type FixtureFeature,
+  mercator,
+  pixelCentre,
+  rng,
+  tilePixel,
+} from '../fixtures/tiles.ts';
+import { isEmbedded, uniqueName } from '../helpers.ts';
+
+const db = getDb();
+const settings: TileSettings = { maxAge: 300, maxFeatures: 20000, maxBytes: 1_000_000 };
+let asMvt = false;
+const encoders = (): Tile['encoder'][] => (asMvt ? ['st_asmvt', 'vt-pbf'] : ['vt-pbf']);
+
+/** The tile containing lon/lat at zoom z. */
+function tileOf(lon: number, lat: number, z: number): TileAddress {
+  const [fx, fy] = mercator(lon, lat);
+  return { z, x: Math.floor(fx * 2 ** z), y: Math.floor(fy * 2 ** z) };
+}
+
+async function tile(ds: Geodataset, a: TileAddress, query: Record<string, string> = {}, opts = {}) {
+  const where = sqlWhere(db.sql, ds, parseReadFilters(query), 't');
+  return readTile(db, ds, a, where, { settings, ...opts });
+}
+
+// ------------------------------------------------------------------------------------ mixed fixture
+const POINTS = 400;
+const mixed: FixtureFeature[] = [];
+{
+  const r = rng(42);
+  for (let i = 1; i <= POINTS; i++) {
+    mixed.push({
+      id: i,
+      geometry: { type: 'Point', coordinates: [10 + r() * 10, 40 + r() * 10] },
+      properties: {
+        n: i,
+        name: `p${i}`,
+        cat: i % 3 === 0 ? 'b' : 'a',
+        nested: { k: i },
+        arr: [i, 'x'],
+        nul: null,
+        flag: i % 2 === 0,
+        f: i / 8,
+      },
+    });
+  }
+  for (let i = 0; i < 20; i++) {
+    const x = 10 + r() * 9;
+    const y = 40 + r() * 9;
+    mixed.push({
+      id: 1000 + i,
+      geometry: {
+        type: 'LineString',
+        coordinates: [
+          [x, y],
+          [x + 0.5, y + 0.3],
+          [x + 1, y - 0.2],
+        ],
+      },
+      properties: { kind: 'line', len: i },
+    });
+    mixed.push({
+      id: 2000 + i,
+      geometry: {
+        type: 'Polygon',
+        coordinates: [
+          [
+            [x, y],
+            [x + 0.8, y],
+            [x + 0.8, y + 0.6],
+            [x, y + 0.6],
+            [x, y],
+          ],
+          [
+            [x + 0.2, y + 0.2],
+            [x + 0.2, y + 0.4],
+            [x + 0.4, y + 0.4],
+            [x + 0.4, y + 0.2],
+            [x + 0.2, y + 0.2],
+          ],
+        ],
+      },
+      properties: { kind: 'polygon', area: i, tags: ['a', 'b'] },
+    });
+  }
+  mixed.push({
+    id: 3000,
+    geometry: {
+      type: 'MultiPolygon',
+      coordinates: [
+        [
+          [
+            [12, 42],
+            [13, 42],
+            [13, 43],
+            [12, 42],
+          ],
+        ],
+        [
+          [
+            [15, 45],
+            [16, 45],
+            [16, 46],
+            [15, 45],
+          ],
+        ],
+      ],
+    },
+    properties: { kind: 'multi' },
+  });
+}
+
+let ds: Geodataset;
+let dsJson: Geodataset;
+
+beforeAll(async () => {
+  asMvt = (await db.capabilities()).asMvt;
+  ds = await createFixtureDataset(db, uniqueName('tiles_mixed'), mixed);
+  dsJson = await createFixtureDataset(db, uniqueName('tiles_json'), mixed.slice(0, 50), {
+    propertiesType: 'json',
+  });
+});
+
+afterAll(async () => {
+  await dropFixtureDataset(db, ds);
+  await dropFixtureDataset(db, dsJson);
+});
+
+describe('vector tiles: content', () => {
+  it('the embedded database has no ST_AsMVT and the server has it', () => {
+    expect(asMvt).toBe(!isEmbedded());
+  });
+
+  for (const encoder of ['st_asmvt', 'vt-pbf'] as const) {
+    it(`${encoder}: layer named after the dataset, ids, attributes (nested as JSON text), types`, async (ctx) => {
+      if (encoder === 'st_asmvt' && !asMvt) ctx.skip();
+      const t = await tile(ds, { z: 4, x: 8, y: 5 }, {}, { encoder });
+      const layers = decodeTile(t.tile);
+      expect(Object.keys(layers)).toEqual([ds.name]);
+      const layer = layers[ds.name];
+      expect(layer.extent).toBe(4096);
+      expect(layer.version).toBe(2);
+      // z4 x8 y5 spans lon 0..22.5, lat ~40.98..55.78: compute which fixture features fall inside.
+      const inside = (lon: number, lat: number) => {
+        const [px, py] = tilePixel(lon, lat, 4, 8, 5);
+        return px >= -64 && px <= 4160 && py >= -64 && py <= 4160;
+      };
+      const expectedPoints = mixed
+        .filter((f) => f.geometry.type === 'Point')
+        .filter((f) => inside(...(f.geometry.coordinates as [number, number])))
+        .map((f) => f.id);
+      expect(expectedPoints.length).toBeGreaterThan(200);
+      const byId = new Map(layer.features.map((f) => [f.id, f]));
+      for (const id of expectedPoints) expect(byId.has(id)).toBe(true);
+      expect(layer.features.filter((f) => f.type === 1).map((f) => f.id)).toEqual(expectedPoints);
+
+      const p7 = mixed[6];
+      expect(byId.has(7) || !expectedPoints.includes(7)).toBe(true);
+      const f7 = byId.get(expectedPoints[0])!;
+      const src = mixed[f7.id! - 1];
+      expect(f7.type).toBe(1);
+      expect(f7.properties).toEqual({
+        n: src.id,
+        name: `p${src.id}`,
+        cat: src.id % 3 === 0 ? 'b' : 'a',
+        nested: `{"k": ${src.id}}`,
+        arr: `[${src.id}, "x"]`,
+        flag: src.id % 2 === 0,
+        f: src.id / 8,
+      });
+      expect(p7.id).toBe(7);
+      const [px, py] = tilePixel(...(src.geometry.coordinates as [number, number]), 4, 8, 5);
+      expect(Math.abs(f7.geometry[0][0].x - px)).toBeLessThanOrEqual(1);
+      expect(Math.abs(f7.geometry[0][0].y - py)).toBeLessThanOrEqual(1);
+
+      // Lines and polygons (with holes) keep their types; the multipolygon is one feature.
+      const lines = layer.features.filter((f) => f.type === 2);
+      const polys = layer.features.filter((f) => f.type === 3);
+      // A line reaches the buffered tile (all lie within its longitudes) when a vertex is above its
+      // bottom edge (segments are straight in pixels: one endpoint is then inside the half-plane).
+      const reaches = (f: FixtureFeature) =>
+        (f.geometry.coordinates as [number, number][]).some(
+          ([lon, lat]) => tilePixel(lon, lat, 4, 8, 5)[1] < 4160,
+        );
+      expect(lines.map((f) => f.id)).toEqual(
+        mixed.filter((f) => f.geometry.type === 'LineString' && reaches(f)).map((f) => f.id),
+      );
+      expect(polys.map((f) => f.id)).toContain(3000);
+      const poly = polys.find((f) => f.id === 2000 + 0) ?? polys[0];
+      expect(poly.properties.kind === 'polygon' || poly.properties.kind === 'multi').toBe(true);
+      const ring = byId.get(2001)?.geometry;
+      if (ring) {
+        expect(ring.length).toBe(2); // exterior + hole
+        expect(byId.get(2001)!.properties).toEqual({ kind: 'polygon', area: 1, tags: '["a", "b"]' });
+      }
+      expect(byId.get(3000)!.geometry.length).toBe(2);
+    });
+  }
+
+  it('point membership and pixel positions match Web-Mercator math on many tiles', async () => {
+    const addresses: TileAddress[] = [];
+    for (const z of [5, 6, 7, 8]) {
+      const a = tileOf(15, 45, z);
+      addresses.push(a, { z, x: a.x + 1, y: a.y }, { z, x: a.x, y: a.y + 1 }, { z, x: a.x - 1, y: a.y - 1 });
+    }
+    let checked = 0;
+    for (const a of addresses) {
+      for (const encoder of encoders()) {
+        const t = await tile(ds, a, {}, { encoder });
+        const got = new Map(
+          (t.n ? decodeTile(t.tile)[ds.name].features : []).filter((f) => f.type === 1).map((f) => [f.id, f]),
+        );
+        for (const f of mixed.filter((m) => m.geometry.type === 'Point')) {
+          const [px, py] = tilePixel(...(f.geometry.coordinates as [number, number]), a.z, a.x, a.y);
+          const margin = Math.min(px + 64, 4160 - px, py + 64, 4160 - py);
+          if (Math.abs(margin) < 1) continue; // on the buffer's edge: either answer is right
+          expect(got.has(f.id), `${encoder} ${a.z}/${a.x}/${a.y} id ${f.id}`).toBe(margin > 0);
+          if (margin > 0) {
+            const g = got.get(f.id)!.geometry[0][0];
+            expect(Math.abs(g.x - px)).toBeLessThanOrEqual(1);
+            expect(Math.abs(g.y - py)).toBeLessThanOrEqual(1);
+            checked++;
+          }
+        }
+      }
+    }
+    expect(checked).toBeGreaterThan(300);
+  });
+
+  it('ST_AsMVT and the JS encoder give the same features, ids, attributes and types', async (ctx) => {
+    if (!asMvt) ctx.skip();
+    let compared = 0;
+    for (const z of [0, 3, 5, 6, 7]) {
+      const c = tileOf(15, 45, z);
+      for (const a of [c, { z, x: c.x + 1, y: c.y }, { z, x: c.x, y: c.y - 1 }]) {
+        if (a.x >= 2 ** z || a.y < 0) continue;
+        const [s, j] = await Promise.all([
+          tile(ds, a, {}, { encoder: 'st_asmvt' }),
+          tile(ds, a, {}, { encoder: 'vt-pbf' }),
+        ]);
+        expect(s.n).toBe(j.n);
+        if (s.n === 0) continue;
+        const fs = decodeTile(s.tile)[ds.name].features;
+        const fj = decodeTile(j.tile)[ds.name].features;
+        expect(fj.map((f) => [f.id, f.type, f.properties])).toEqual(
+          fs.map((f) => [f.id, f.type, f.properties]),
+        );
+        compared += fs.length;
+      }
+    }
+    expect(compared).toBeGreaterThan(400);
+  });
+
+  it('a json (not jsonb) properties dataset encodes the same attributes', async () => {
+    const t = await tile(dsJson, { z: 4, x: 8, y: 5 });
+    const f = decodeTile(t.tile)[dsJson.name].features.find((x) => x.id === 3);
+    if (f) expect(f.properties.nested).toBe('{"k": 3}');
+    expect(t.n).toBeGreaterThan(20);
+  });
+
+  it('an empty tile has no features', async () => {
+    for (const encoder of encoders()) {
+      const t = await tile(ds, { z: 6, x: 0, y: 0 }, {}, { encoder });
+      expect(t.n).toBe(0);
+      expect(t.tile.length).toBe(0);
+    }
+  });
+
+  it('applies the read filters to the tile', async () => {
+    for (const encoder of encoders()) {
+      const t = await tile(
+        ds,
+        { z: 4, x: 8, y: 5 },
+        { filters: 'n+<+number+100,cat+=+string+a' },
+        { encoder },
+      );
+      const ids = decodeTile(t.tile)[ds.name].features.map((f) => f.id);
+      const expected = mixed
+        .filter(
+          (f) => f.geometry.type === 'Point' && (f.properties.n as number) < 100 && f.properties.cat === 'a',
+        )
+        .filter((f) => {
+          const [px, py] = tilePixel(...(f.geometry.coordinates as [number, number]), 4, 8, 5);
+          return px >= -64 && px <= 4160 && py >= -64 && py <= 4160;
+        })
+        .map((f) => f.id);
+      expect(ids).toEqual(expected);
+      const box = await tile(
+        ds,
+        { z: 4, x: 8, y: 5 },
+        { minx: '10', miny: '40', maxx: '12', maxy: '42' },
+        { encoder },
+      );
+      const boxIds = decodeTile(box.tile)
+        [ds.name].features.filter((f) => f.type === 1)
+        .map((f) => f.id);
+      const expectedBox = mixed
+        .filter((f) => f.geometry.type === 'Point')
+        .filter((f) => {
+          const [lon, lat] = f.geometry.coordinates as [number, number];
+          return lon <= 12 && lat <= 42 && tilePixel(lon, lat, 4, 8, 5)[1] <= 4160;
+        })
+        .map((f) => f.id);
+      expect(boxIds).toEqual(expectedBox);
+    }
+  });
+});
+
+// ------------------------------------------------------------------------------------------ thinning
+describe('vector tiles: thinning and size guard', () => {
+  const knuth = (id: number) => Number((BigInt(id) * 2654435761n) % 4294967296n);
+
+  it('thins deterministically: pixel-deduplicated points, then the smallest id hashes', async () => {
+    // 3000 points on 1200 distinct pixel centres of tile 5/17/11 (several points per pixel).
+    const r = rng(7);
+    const cells: [number, number][] = [];
+    for (let i = 0; i < 1200; i++) cells.push([Math.floor(r() * 4096), Math.floor(r() * 4096)]);
+    const feats: FixtureFeature[] = [];
+    for (let i = 1; i <= 3000; i++) {
+      const [px, py] = cells[Math.floor(r() * cells.length)];
+      feats.push({
+        id: i,
+        geometry: { type: 'Point', coordinates: pixelCentre(5, 17, 11, px, py) },
+        properties: { i, cell: `${px},${py}` },
+      });
+    }
+    const thin = await createFixtureDataset(db, uniqueName('tiles_thin'), feats);
+    try {
+      const a = { z: 5, x: 17, y: 11 };
+      // Independent expectation: lowest id per pixel, then the 300 smallest hashes.
+      const firstPerCell = new Map<string, number>();
+      for (const f of feats) {
+        const key = String(f.properties.cell);
+        if (!firstPerCell.has(key) || f.id < firstPerCell.get(key)!) firstPerCell.set(key, f.id);
+      }
+      const expected = [...firstPerCell.values()]
+        .sort((p, q) => knuth(p) - knuth(q) || p - q)
+        .slice(0, 300)
+        .sort((p, q) => p - q);
+      for (const encoder of encoders()) {
+        const opts = { encoder, settings: { ...settings, maxFeatures: 300 } };
+        const one = await tile(thin, a, {}, opts);
+        const two = await tile(thin, a, {}, opts);
+        expect(Buffer.compare(one.tile, two.tile)).toBe(0);
+        expect(decodeTile(one.tile)[thin.name].features.map((f) => f.id)).toEqual(expected);
+        // Under the cap nothing is thinned: stacked points all stay.
+        const all = await tile(thin, a, {}, { encoder, settings: { ...settings, maxFeatures: 5000 } });
+        expect(all.n).toBe(3000);
+      }
+    } finally {
+      await dropFixtureDataset(db, thin);
+    }
+  });
+
+  it('z0 over many points stays within 1 MB (and any byte budget given)', async () => {
+    const count = isEmbedded() ? 50_000 : 200_000;
+    const r = rng(99);
+    const feats: FixtureFeature[] = [];
+    for (let i = 1; i <= count; i++) {
+      // A dense cluster and a sparse spread, as the bench data.
+      const dense = i % 2 === 0;
+      const lon = dense ? -105 + r() * 0.5 : -180 + r() * 360;
+      const lat = dense ? 39 + r() * 0.5 : -80 + r() * 160;
+      feats.push({
+        id: i,
+        geometry: { type: 'Point', coordinates: [lon, lat] },
+        properties: {
+          value: Math.round(r() * 1e6) / 100,
+          name: `feature ${i}`,
+          kind: i % 5 === 0 ? 'x' : 'y',
+        },
+      });
+    }
+    const big = await createFixtureDataset(db, uniqueName('tiles_big'), feats);
+    try {
+      for (const encoder of encoders()) {
+        const started = Date.now();
+        const t = await tile(big, { z: 0, x: 0, y: 0 }, {}, { encoder });
+        const ms = Date.now() - started;
+        console.log(
+          `z0 over ${count} points (${encoder}): ${t.tile.length} bytes, ${t.n} features, ${ms} ms`,
+        );
+        expect(t.tile.length).toBeLessThanOrEqual(1_000_000);
+        expect(t.n).toBeGreaterThan(1000);
+        const small = await tile(
+          big,
+          { z: 0, x: 0, y: 0 },
+          {},
+          { encoder, settings: { ...settings, maxBytes: 60_000 } },
+        );
+        expect(small.tile.length).toBeLessThanOrEqual(60_000);
+        expect(small.n).toBeGreaterThan(100);
+        // The same request gives the same bytes.
+        const again = await tile(big, { z: 0, x: 0, y: 0 }, {}, { encoder });
+        expect(Buffer.compare(again.tile, t.tile)).toBe(0);
+      }
+    } finally {
+      await dropFixtureDataset(db, big);
+    }
+  }, 180_000);
+});
