@@ -54,6 +54,8 @@ export interface ReadFilters {
   circle?: { lat: number; lng: number; radius: number };
   filters: PropertyFilter[];
   noDuplicates: boolean;
+  /** A GeoJSON geometry (validated JSON text, lon/lat) the features must intersect: POST /intersect. */
+  intersect?: string;
 }
 
 /** The spec's default `format`: treated as "any ISO 8601" (PLATFORM.md: as a real pattern it is wrong). */
@@ -442,6 +444,9 @@ function sqlMatch(sql: Queryable, ds: Geodataset, f: ReadFilters, alias?: string
   if (time) parts.push(time);
   if (f.circle) parts.push(sqlCircle(sql, f.circle, geom));
   for (const pf of f.filters) parts.push(sqlPropertyFilter(sql, ds, pf, alias));
+  if (f.intersect !== undefined) {
+    parts.push(sql`ST_Intersects(${geom}, ST_SetSRID(ST_GeomFromGeoJSON(${f.intersect}::text), 4326))`);
+  }
   return and(sql, parts);
 }
 

@@ -109,15 +109,16 @@ function sqlStats(
 }
 
 /**
- * The FeatureCollection text of a `type=geojson` read, assembled entirely in the database: features ordered
- * by id, `properties._.idx` = id, `_source` projection, per-group `stats` over the whole matched set (before
- * paging), then `limit`/`offset`. The text is passed through to the client untouched.
+ * The features of a read as JSON text `<before>[f1,f2,...]<after>`, assembled entirely in the database:
+ * ordered by id, `properties._.idx` = id, `_source` projection, per-group `stats` over the whole matched
+ * set (before paging), then `limit`/`offset`. The text is passed through to the client untouched.
  */
-export async function readFeatureCollection(
+export async function readFeaturesJson(
   sql: Queryable,
   ds: Geodataset,
   f: ReadFilters,
   opts: GeojsonOptions,
+  wrap: { before: string; after: string },
 ): Promise<string> {
   const table = sql.unsafe(ds.table) as unknown as Fragment;
   const props = opts.source ? sqlSourceProps(sql, ds, opts.source, 't') : sqlProps(sql, ds, 't');
@@ -128,7 +129,7 @@ export async function readFeatureCollection(
   const withStats = opts.stats?.length ? sql`with s as (${sqlStats(sql, ds, f, opts.stats)})` : sql``;
   const join = opts.stats?.length ? sql`left join s on s.gk = ${sqlGroupKey(sql, ds, 't')}` : sql``;
   const query = sql`${withStats}
-    select '{"type":"FeatureCollection","features":[' || coalesce(string_agg(f, ',' order by id), '') || ']}' as fc
+    select ${wrap.before}::text || '[' || coalesce(string_agg(f, ',' order by id), '') || ']' || ${wrap.after}::text as fc
     from (
       select t.id, '{"type":"Feature","geometry":' || ST_AsGeoJSON(t.geom) || ',"properties":'
         || (${props} || jsonb_build_object('_', ${meta}))::text || '}' as f
@@ -139,4 +140,17 @@ export async function readFeatureCollection(
     ) q`;
   const [row] = await withReadErrors(() => query);
   return row.fc as string;
+}
+
+/** The bare FeatureCollection text of `GET /get` with `type=geojson`. */
+export function readFeatureCollection(
+  sql: Queryable,
+  ds: Geodataset,
+  f: ReadFilters,
+  opts: GeojsonOptions,
+): Promise<string> {
+  return readFeaturesJson(sql, ds, f, opts, {
+    before: '{"type":"FeatureCollection","features":',
+    after: '}',
+  });
 }
