@@ -17,11 +17,12 @@ export interface ConfigEvent {
 }
 
 /**
- * The management endpoint of a WebSocket API: `WEBSOCKET_ENDPOINT` when set (locally serverless-offline's
- * `http://127.0.0.1:<websocketPort>`, no stage), else `https://<domainName>/<stage>` of the connect event.
+ * The management endpoint of a connection's WebSocket API, recorded at `$connect`: `WEBSOCKET_ENDPOINT`
+ * when set (locally serverless-offline's `http://127.0.0.1:<websocketPort>`, no stage), else
+ * `https://<domainName>/<stage>` of the connect event. The current setting is the fallback.
  */
 export function managementEndpoint(recorded: string | null): string | null {
-  return process.env.WEBSOCKET_ENDPOINT || recorded || null;
+  return recorded || process.env.WEBSOCKET_ENDPOINT || null;
 }
 
 export function endpointFromRequestContext(

@@ -43,7 +43,8 @@ export async function onConnect(db: Db, event: SocketEvent): Promise<SocketResul
   await saveConnection(db.sql, {
     connectionId: event.requestContext.connectionId,
     userId,
-    endpoint: process.env.WEBSOCKET_ENDPOINT ? null : endpointFromRequestContext(event.requestContext),
+    // Where this connection lives: pushes from any instance go there.
+    endpoint: process.env.WEBSOCKET_ENDPOINT || endpointFromRequestContext(event.requestContext),
   });
   return { statusCode: 200 };
 }

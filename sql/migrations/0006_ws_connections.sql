@@ -5,8 +5,8 @@ create table ws_connections (
   -- Who connected (session cookie or Bearer token on $connect); null = anonymous. Role and missions
   -- are read from users at subscribe time, so changes apply on the next subscribe.
   user_id bigint references users(id) on delete set null,
-  -- The API Gateway management endpoint of the connection (https://<domain>/<stage>); null when the
-  -- WEBSOCKET_ENDPOINT setting decides (locally).
+  -- The management endpoint of the connection's WebSocket API (WEBSOCKET_ENDPOINT locally, else
+  -- https://<domain>/<stage> of the connect event): pushes from any instance go there.
   endpoint text,
   connected_at timestamptz not null default now()
 );

@@ -11,6 +11,8 @@ declare module 'vitest' {
     apiUrlLocal: string;
     lambdaPort: number;
     websocketPort: number;
+    /** The WebSocket port of the AUTH=local service. */
+    websocketPortLocal: number;
     admin: { username: string; password: string; token: string };
     /** Statuses of the first_signup calls made while no user existed, then once more. */
     firstSignupStatuses: number[];
@@ -49,6 +51,7 @@ export default async function setup(project: TestProject) {
   project.provide('apiUrlLocal', local.url);
   project.provide('lambdaPort', open.lambdaPort);
   project.provide('websocketPort', open.websocketPort);
+  project.provide('websocketPortLocal', local.websocketPort);
   project.provide('admin', { ...admin, token: gen?.body?.token ?? '' });
   project.provide('firstSignupStatuses', firstSignupStatuses);
 
