@@ -1,0 +1,14 @@
+import { parseSampleSize, readAggregations } from '#lib/geodatasets/aggregations.ts';
+import { requireDataset } from '#lib/geodatasets/catalog.ts';
+import { parseReadFilters } from '#lib/geodatasets/filters.ts';
+import { endpoint } from '#lib/http/endpoint.ts';
+
+const query = { type: 'object', properties: { layer: { type: 'string' } }, required: ['layer'] } as const;
+
+/** GET /api/geodatasets/aggregations: histograms and value counts of a random sample of one layer. */
+export const handler = endpoint({ auth: 'viewer', schema: { query } }, async ({ query, db }) => {
+  const filters = parseReadFilters(query);
+  const limit = parseSampleSize(query);
+  const ds = await requireDataset(db.sql, query.layer);
+  return { status: 'success', body: await readAggregations(db.sql, ds, filters, limit) };
+});

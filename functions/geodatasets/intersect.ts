@@ -1,0 +1,29 @@
+import { requireDataset } from '#lib/geodatasets/catalog.ts';
+import { parseReadFilters } from '#lib/geodatasets/filters.ts';
+import { parseIntersectGeometry, readIntersect } from '#lib/geodatasets/intersect.ts';
+import { endpoint } from '#lib/http/endpoint.ts';
+import { rawJson } from '#lib/http/response.ts';
+
+const body = {
+  type: 'object',
+  properties: {
+    layer: { type: 'string' },
+    intersect: { type: ['object', 'string'] },
+    noDuplicates: { type: ['boolean', 'string'] },
+    starttime: { type: 'string' },
+    endtime: { type: 'string' },
+    startProp: { type: 'string' },
+    endProp: { type: 'string' },
+    format: { type: 'string' },
+  },
+  required: ['layer', 'intersect'],
+} as const;
+
+/** POST /api/geodatasets/intersect: features intersecting a GeoJSON geometry, optionally in a time window. */
+export const handler = endpoint({ auth: 'viewer', schema: { body } }, async ({ body, db }) => {
+  const geometry = parseIntersectGeometry(body.intersect);
+  const { layer, intersect: _, ...rest } = body;
+  const filters = parseReadFilters(rest);
+  const ds = await requireDataset(db.sql, layer);
+  return rawJson(200, await readIntersect(db.sql, ds, filters, geometry));
+});

@@ -1,0 +1,124 @@
+import type { Queryable } from '#lib/db/index.ts';
+import type { Geodataset } from './catalog.ts';
+import {
+  parseInteger,
+  type ReadFilters,
+  resolveReadFilters,
+  sqlProps,
+  sqlWhere,
+  withReadErrors,
+} from './filters.ts';
+
+export const DEFAULT_SAMPLE = 500;
+export const MAX_SAMPLE = 1000;
+const BINS = 10;
+const TOP_STRINGS = 50;
+
+export type Aggregation =
+  | { type: 'number'; min: number; max: number; histogram: { min: number; max: number; count: number }[] }
+  | { type: 'string'; values: Record<string, number> }
+  | { type: 'boolean'; values: { true: number; false: number } };
+
+export interface AggregationsBody {
+  layer: string;
+  sampled: number;
+  total: number;
+  aggregations: Record<string, Aggregation>;
+}
+
+/** `limit`: the sample size, default 500, clamped to [1, 1000] (API.md section 5); a non-integer is 400. */
+export function parseSampleSize(query: Record<string, unknown>): number {
+  const n = parseInteger(query, 'limit');
+  return n === undefined ? DEFAULT_SAMPLE : Math.min(MAX_SAMPLE, Math.max(1, n));
+}
+
+type JsonType = 'number' | 'string' | 'boolean' | 'object' | 'array';
+function typeOf(v: unknown): JsonType {
+  if (Array.isArray(v)) return 'array';
+  const t = typeof v;
+  return t === 'number' || t === 'string' || t === 'boolean' ? t : 'object';
+}
+
+/**
+ * Summarizes the top-level properties of a sample: a field's type is the JSON type most of its non-null
+ * sampled values hold (ties: number, string, boolean); values of other types are ignored for it; fields
+ * mostly holding objects or arrays are left out. Numbers: min, max and 10 equal-width bins (the last bin
+ * closed; all in the first when min = max). Strings: the 50 most frequent (ties by code point).
+ */
+export function aggregate(samples: Record<string, unknown>[]): Record<string, Aggregation> {
+  const byField = new Map<string, unknown[]>();
+  for (const p of samples) {
+    if (!p || typeof p !== 'object') continue;
+    for (const [k, v] of Object.entries(p)) {
+      if (v === null || v === undefined) continue;
+      const list = byField.get(k) ?? [];
+      list.push(v);
+      byField.set(k, list);
+    }
+  }
+  const out: Record<string, Aggregation> = {};
+  for (const field of [...byField.keys()].sort()) {
+    const values = byField.get(field)!;
+    const counts = new Map<JsonType, number>();
+    for (const v of values) counts.set(typeOf(v), (counts.get(typeOf(v)) ?? 0) + 1);
+    const order: JsonType[] = ['number', 'string', 'boolean', 'object', 'array'];
+    const type = order.reduce(
+      (best, t) => ((counts.get(t) ?? 0) > (counts.get(best) ?? 0) ? t : best),
+      order[0],
+    );
+    if (type === 'number') {
+      const nums = values.filter((v): v is number => typeof v === 'number');
+      let min = Number.POSITIVE_INFINITY;
+      let max = Number.NEGATIVE_INFINITY;
+      for (const n of nums) {
+        if (n < min) min = n;
+        if (n > max) max = n;
+      }
+      const width = (max - min) / BINS;
+      const histogram = Array.from({ length: BINS }, (_, i) => ({
+        min: min + i * width,
+        max: i === BINS - 1 ? max : min + (i + 1) * width,
+        count: 0,
+      }));
+      for (const n of nums)
+        histogram[width > 0 ? Math.min(BINS - 1, Math.floor((n - min) / width)) : 0].count++;
+      out[field] = { type: 'number', min, max, histogram };
+    } else if (type === 'string') {
+      const freq = new Map<string, number>();
+      for (const v of values) if (typeof v === 'string') freq.set(v, (freq.get(v) ?? 0) + 1);
+      const top = [...freq.entries()]
+        .sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0))
+        .slice(0, TOP_STRINGS);
+      out[field] = { type: 'string', values: Object.fromEntries(top) };
+    } else if (type === 'boolean') {
+      const t = values.filter((v) => v === true).length;
+      const f = values.filter((v) => v === false).length;
+      out[field] = { type: 'boolean', values: { true: t, false: f } };
+    }
+  }
+  return out;
+}
+
+/** GET /aggregations for one dataset: `total` matching features, a random sample of `limit`, summarized. */
+export async function readAggregations(
+  sql: Queryable,
+  ds: Geodataset,
+  filters: ReadFilters,
+  limit: number,
+): Promise<AggregationsBody> {
+  const f = await resolveReadFilters(sql, filters);
+  const table = sql.unsafe(ds.table);
+  const where = sqlWhere(sql, ds, f, 't');
+  const [[{ total }], sample] = await withReadErrors(() =>
+    Promise.all([
+      sql`select count(*)::int as total from ${table} t where ${where}`,
+      sql`select ${sqlProps(sql, ds, 't')} as p from ${table} t where ${where} order by random() limit ${limit}`,
+    ]),
+  );
+  return {
+    layer: ds.name,
+    sampled: sample.length,
+    total: Number(total),
+    aggregations: aggregate(sample.map((r) => r.p as Record<string, unknown>)),
+  };
+}
