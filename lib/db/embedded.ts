@@ -3,7 +3,7 @@ import { createServer } from 'node:net';
 import { resolve } from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import { postgis } from '@electric-sql/pglite-postgis';
-import { PGLiteSocketServer } from '@electric-sql/pglite-socket';
+import { PGliteWireServer } from './pgliteServer.ts';
 
 export interface EmbeddedDatabase {
   url: string;
@@ -36,13 +36,14 @@ export async function startEmbedded(
   const db = await PGlite.create({ dataDir: dir, extensions: { postgis } });
   await db.exec('create extension if not exists postgis');
   const p = port ?? (await freePort());
-  const server = new PGLiteSocketServer({ db, host: '127.0.0.1', port: p, maxConnections: 64 });
-  await server.start();
+  const server = new PGliteWireServer(db);
+  await server.listen(p);
   return {
-    url: `postgres://postgres:postgres@127.0.0.1:${p}/postgres?sslmode=disable`,
+    // `embedded=pglite` tells createDb to use unnamed statements (one shared session, see pgliteServer.ts).
+    url: `postgres://postgres:postgres@127.0.0.1:${p}/postgres?sslmode=disable&embedded=pglite`,
     dataDir: dir,
     async stop() {
-      await server.stop();
+      await server.close();
       await db.close();
     },
   };

@@ -55,12 +55,13 @@ function envNumber(name: string, fallback: number): number {
 const identifier = /^[a-z_][a-z0-9_]*$/;
 
 export function createDb(options: DbOptions = {}): Db {
-  const url = options.url ?? process.env.DATABASE_URL;
-  if (!url) throw new Error('DATABASE_URL is not set');
+  const given = options.url ?? process.env.DATABASE_URL;
+  if (!given) throw new Error('DATABASE_URL is not set');
+  const { url, embedded } = parseDatabaseUrl(given);
   const statementTimeout = options.statementTimeoutMs ?? envNumber('STATEMENT_TIMEOUT_MS', 30000);
   const sql = postgres(url, {
     max: options.max ?? envNumber('DB_POOL_MAX', 4),
-    prepare: options.prepare ?? process.env.DB_PREPARE !== 'false',
+    prepare: embedded ? false : (options.prepare ?? process.env.DB_PREPARE !== 'false'),
     idle_timeout: 60,
     connect_timeout: 10,
     onnotice: () => {},
@@ -112,6 +113,14 @@ async function probe(sql: Sql): Promise<Capabilities> {
     }
   }
   return { asMvt, postgisVersion: String(row.postgis), serverVersion: Number(row.server_version) };
+}
+
+/** Strips our `embedded=pglite` marker (the embedded database shares one session: no named statements). */
+export function parseDatabaseUrl(given: string): { url: string; embedded: boolean } {
+  const u = new URL(given);
+  const embedded = u.searchParams.get('embedded') === 'pglite';
+  u.searchParams.delete('embedded');
+  return { url: u.toString(), embedded };
 }
 
 let shared: Db | undefined;

@@ -54,6 +54,35 @@ describe('Db', () => {
     await db.sql`drop table db_test_tx`;
   });
 
+  it('keeps concurrent clients apart (parameters, transactions) on either database', async () => {
+    const a = createDb({ max: 4 });
+    const b = createDb({ max: 4 });
+    try {
+      await a.sql`create table if not exists db_test_conc (k int, v text)`;
+      const reads = Array.from({ length: 200 }, (_, i) =>
+        (i % 2 ? a : b).sql`select ${i}::int as i, ${`v${i}`}::text as v`.then((r) => [r[0].i, r[0].v]),
+      );
+      const writes = Array.from({ length: 20 }, (_, k) =>
+        (k % 2 ? a : b)
+          .transaction(async (tx) => {
+            for (let j = 0; j < 5; j++) await tx`insert into db_test_conc values (${k}, ${`t${k}-${j}`})`;
+            if (k % 5 === 0) throw new Error('rollback');
+            return (await tx`select count(*)::int as n from db_test_conc where k = ${k}`)[0].n;
+          })
+          .catch(() => -1),
+      );
+      const got = await Promise.all(reads);
+      expect(got).toEqual(Array.from({ length: 200 }, (_, i) => [i, `v${i}`]));
+      const counts = await Promise.all(writes);
+      expect(counts).toEqual(Array.from({ length: 20 }, (_, k) => (k % 5 === 0 ? -1 : 5)));
+      const [{ n }] = await a.sql`select count(*)::int as n from db_test_conc`;
+      expect(n).toBe(16 * 5);
+      await a.sql`drop table db_test_conc`;
+    } finally {
+      await Promise.all([a.end(), b.end()]);
+    }
+  });
+
   it('migrations are idempotent', async () => {
     expect(await migrate(getDb().sql)).toEqual([]);
   });

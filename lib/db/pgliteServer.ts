@@ -1,0 +1,155 @@
+import { createServer, type Server, type Socket } from 'node:net';
+import type { PGlite } from '@electric-sql/pglite';
+
+const SSL_REQUEST = 80877103;
+const CANCEL_REQUEST = 80877102;
+const GSS_REQUEST = 80877104;
+
+interface Batch {
+  conn: number;
+  data: Uint8Array;
+  socket: Socket;
+  /** Ends with Sync or a simple Query: the client's exchange is complete (unless in a transaction). */
+  complete: boolean;
+}
+
+/**
+ * Serves one PGlite database to many PostgreSQL wire-protocol clients.
+ *
+ * PGlite is a single backend session. `@electric-sql/pglite-socket` queues each protocol *message*
+ * separately, so two clients' extended-protocol sequences (Parse/Bind/Execute/Sync) can interleave and
+ * one client's Bind can meet the other's Parse: wrong or empty results under concurrency. Here a client
+ * keeps the database from its first message until its Sync (or simple Query), across round trips, and
+ * while it holds an open transaction no other client runs. Clients must not use named prepared statements (postgres.js
+ * `prepare: false`): names would collide in the shared session.
+ */
+export class PGliteWireServer {
+  private server: Server | null = null;
+  private queue: Batch[] = [];
+  private owner: number | null = null;
+  private running = false;
+  private nextId = 1;
+  private sockets = new Map<number, Socket>();
+
+  constructor(private readonly db: PGlite) {}
+
+  async listen(port: number, host = '127.0.0.1'): Promise<number> {
+    await this.db.waitReady;
+    this.server = createServer((socket) => this.accept(socket));
+    await new Promise<void>((ok, fail) => {
+      this.server!.once('error', fail);
+      this.server!.listen(port, host, () => ok());
+    });
+    return (this.server.address() as { port: number }).port;
+  }
+
+  async close(): Promise<void> {
+    for (const s of this.sockets.values()) s.destroy();
+    await new Promise<void>((ok) => (this.server ? this.server.close(() => ok()) : ok()));
+    this.server = null;
+  }
+
+  private accept(socket: Socket) {
+    const conn = this.nextId++;
+    this.sockets.set(conn, socket);
+    socket.setNoDelay(true);
+    let buf = Buffer.alloc(0);
+    let started = false;
+    let pending: Buffer[] = [];
+    socket.on('data', (chunk) => {
+      buf = buf.length ? Buffer.concat([buf, chunk]) : chunk;
+      for (;;) {
+        if (!started) {
+          if (buf.length < 8) return;
+          const len = buf.readInt32BE(0);
+          if (buf.length < len) return;
+          const code = buf.readInt32BE(4);
+          const msg = buf.subarray(0, len);
+          buf = buf.subarray(len);
+          if (code === SSL_REQUEST || code === GSS_REQUEST) {
+            socket.write('N');
+            continue;
+          }
+          if (code === CANCEL_REQUEST) {
+            socket.end();
+            return;
+          }
+          started = true;
+          this.enqueue({ conn, data: Uint8Array.from(msg), socket, complete: true });
+          continue;
+        }
+        if (buf.length < 5) return;
+        const len = 1 + buf.readInt32BE(1);
+        if (buf.length < len) return;
+        const type = buf[0];
+        const msg = buf.subarray(0, len);
+        buf = buf.subarray(len);
+        if (type === 0x58 /* X: Terminate */) {
+          socket.end();
+          return;
+        }
+        pending.push(Buffer.from(msg));
+        // Sync, simple Query, Flush and the end of COPY data close a unit of work.
+        if (type === 0x53 || type === 0x51 || type === 0x48 || type === 0x63 || type === 0x66) {
+          this.enqueue({
+            conn,
+            data: Uint8Array.from(Buffer.concat(pending)),
+            socket,
+            complete: type === 0x53 || type === 0x51,
+          });
+          pending = [];
+        }
+      }
+    });
+    const gone = () => {
+      if (!this.sockets.has(conn)) return;
+      this.sockets.delete(conn);
+      this.queue = this.queue.filter((b) => b.conn !== conn);
+      void this.release(conn);
+    };
+    socket.on('close', gone);
+    socket.on('error', gone);
+  }
+
+  /** A client that vanished inside a transaction must not keep the database. */
+  private async release(conn: number) {
+    if (this.owner !== conn) return;
+    await this.db.runExclusive(async () => {
+      if (this.db.isInTransaction()) await this.db.exec('rollback');
+    });
+    this.owner = null;
+    void this.pump();
+  }
+
+  private enqueue(b: Batch) {
+    this.queue.push(b);
+    void this.pump();
+  }
+
+  private async pump() {
+    if (this.running) return;
+    this.running = true;
+    try {
+      for (;;) {
+        const i = this.owner === null ? 0 : this.queue.findIndex((b) => b.conn === this.owner);
+        if (i < 0 || this.queue.length === 0) return;
+        const [b] = this.queue.splice(i, 1);
+        const out: Uint8Array[] = [];
+        try {
+          await this.db.runExclusive(() =>
+            this.db.execProtocolRawStream(b.data, { onRawData: (d: Uint8Array) => out.push(d.slice()) }),
+          );
+        } catch (e) {
+          b.socket.destroy(e as Error);
+          continue;
+        }
+        // postgres.js sends Parse/Describe/Flush, then Bind/Execute, then Sync in separate round trips:
+        // the unnamed statement must not be replaced by another client in between.
+        this.owner = this.db.isInTransaction() || !b.complete ? b.conn : null;
+        if (!b.socket.destroyed) for (const d of out) b.socket.write(d);
+      }
+    } finally {
+      this.running = false;
+    }
+  }
+}
