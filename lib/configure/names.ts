@@ -35,3 +35,20 @@ export function parseJsonish(value: unknown, field: string): unknown {
 export function isPlainObject(x: unknown): x is Record<string, any> {
   return typeof x === 'object' && x !== null && !Array.isArray(x);
 }
+
+/** Deepest nesting of arrays/objects accepted in a stored configuration (bounds recursion everywhere). */
+export const MAX_JSON_DEPTH = 100;
+
+/** Whether `value` nests arrays/objects deeper than `max` levels (checked without recursion). */
+export function nestedDeeperThan(value: unknown, max = MAX_JSON_DEPTH): boolean {
+  const stack: [unknown, number][] = [[value, 1]];
+  while (stack.length) {
+    const [v, depth] = stack.pop()!;
+    if (typeof v !== 'object' || v === null) continue;
+    if (depth > max) return true;
+    for (const child of Array.isArray(v) ? v : Object.values(v)) {
+      if (typeof child === 'object' && child !== null) stack.push([child, depth + 1]);
+    }
+  }
+  return false;
+}

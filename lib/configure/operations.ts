@@ -13,7 +13,7 @@ import {
   setInitialView,
   updateLayer,
 } from './layerTree.ts';
-import { assertMissionName, isPlainObject, parseJsonish } from './names.ts';
+import { assertMissionName, isPlainObject, MAX_JSON_DEPTH, nestedDeeperThan, parseJsonish } from './names.ts';
 import { type ConfigRecord, commitChange, destroyMission, readLatest, readVersion } from './store.ts';
 import { templateConfig } from './template.ts';
 
@@ -44,9 +44,16 @@ async function notify(
   await pushToMission(db.sql, { type: 'config', ...event, forceClientUpdate: true });
 }
 
+/** Refuses values nested deeper than any real configuration (they would exhaust stacks downstream). */
+function assertDepth(value: unknown, field: string) {
+  if (nestedDeeperThan(value)) throw badRequest(`'${field}' is nested deeper than ${MAX_JSON_DEPTH} levels.`);
+}
+
 /** A config from a request: an object (or a JSON string of one); other values are left to validation. */
 function requestConfig(config: unknown): unknown {
-  return parseJsonish(config, 'config');
+  const parsed = parseJsonish(config, 'config');
+  assertDepth(parsed, 'config');
+  return parsed;
 }
 
 function withUuids(config: unknown): { config: Config; assigned: NamedUuid[] } {
@@ -87,6 +94,7 @@ export async function upsert(db: Db, input: UpsertInput): Promise<ChangeResponse
 
 function requestLayers(value: unknown): Layer[] {
   const layer = parseJsonish(value, 'layer');
+  assertDepth(layer, 'layer');
   const list = Array.isArray(layer) ? layer : [layer];
   if (layer === undefined || layer === null || list.length === 0) {
     throw badRequest("'layer' must be a layer object or a non-empty array of layer objects.");
@@ -144,6 +152,7 @@ export async function updateLayerOf(db: Db, input: UpdateLayerInput): Promise<Ch
   const mission = assertMissionName(input.mission);
   const uuid = requestUuid(input.layerUUID);
   const patch = parseJsonish(input.layer, 'layer');
+  assertDepth(patch, 'layer');
   if (!isPlainObject(patch)) throw badRequest("'layer' must be a (partial) layer object.");
   const placement = parsePlacement(input.placement);
   const res = await commitChange(db, mission, (current) => {

@@ -1,4 +1,4 @@
-import { isPlainObject } from './names.ts';
+import { isPlainObject, MAX_JSON_DEPTH, nestedDeeperThan } from './names.ts';
 
 /**
  * Validation of a mission configuration (API.md section 3). Never mutates the config and never fills in
@@ -68,6 +68,11 @@ export function validateConfig(config: unknown, datasets?: Set<string>): Validat
 
   if (!isPlainObject(config)) {
     error('The configuration must be a JSON object.', 'config');
+    return { valid: false, errors, warnings };
+  }
+
+  if (nestedDeeperThan(config)) {
+    error(`The configuration is nested deeper than ${MAX_JSON_DEPTH} levels.`, 'config');
     return { valid: false, errors, warnings };
   }
 

@@ -134,6 +134,39 @@ describe('POST /addLayer', () => {
     expect(await version(mission)).toBe(1);
   });
 
+  it('stores injection-looking text verbatim as data and treats it as a name in paths', async () => {
+    const mission = await newMission();
+    const evil = "x'); drop table configs; --";
+    const res = await post('addLayer', { mission, layer: { name: evil, type: 'header', sublayers: [] } });
+    expect(res.status).toBe(200);
+    const path = await post('addLayer', {
+      mission,
+      layer: { name: 'in', type: 'tile', url: 'u' },
+      placement: { path: "H1' or '1'='1" },
+    });
+    expect(path.status).toBe(400);
+    expect((await latest(mission)).layers[3]).toMatchObject({ name: evil, type: 'header' });
+    expect((await call('GET', '/api/configure/missions')).body.missions).toContain(mission);
+  });
+
+    it('refuses a layer nested 5000 levels deep with 400, not 500', async () => {
+    const mission = await newMission();
+    const deep = `${'{"a":'.repeat(5000)}1${'}'.repeat(5000)}`;
+    const text = `{"mission":"${mission}","layer":{"name":"X","type":"tile","url":"x","deep":${deep}}}`;
+    const res = await call('POST', '/api/configure/addLayer', { body: text, token: adminToken() });
+    expect(res.status).toBe(400);
+    expect(res.body.message).toContain('nested deeper');
+    const upd = `{"mission":"${mission}","layerUUID":"${U(1)}","layer":{"deep":${deep}}}`;
+    expect(
+      (await call('POST', '/api/configure/updateLayer', { body: upd, token: adminToken() })).status,
+    ).toBe(400);
+    const ups = `{"mission":"${mission}","config":{"msv":{},"tools":[],"layers":[],"deep":${deep}}}`;
+    expect((await call('POST', '/api/configure/upsert', { body: ups, token: adminToken() })).status).toBe(
+      400,
+    );
+    expect(await version(mission)).toBe(1);
+  });
+
   it('404 for an unknown mission, 401/403 without an admin', async () => {
     const layer = { name: 'X', type: 'tile', url: 'x' };
     const unknown = await post('addLayer', { mission: uniqueName('none'), layer });

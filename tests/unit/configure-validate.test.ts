@@ -153,6 +153,17 @@ describe('validateConfig: errors', () => {
     expect(issue!.reason.length).toBeGreaterThan(5);
   });
 
+  it('refuses any value nested deeper than 100 levels (checked without recursion)', () => {
+    let deep: any = 1;
+    for (let i = 0; i < 20_000; i++) deep = { a: deep };
+    const res = validateConfig({ ...base(), extra: deep });
+    expect(res.valid).toBe(false);
+    expect(res.errors[0].reason).toContain('nested deeper than 100');
+    let ok: any = 1;
+    for (let i = 0; i < 98; i++) ok = [ok];
+    expect(validateConfig({ ...base(), extra: ok }).valid).toBe(true);
+  });
+
   it('refuses trees nested deeper than the limit', () => {
     let layer: any = { name: 'leaf', type: 'tile', url: 'u' };
     for (let i = 0; i < 40; i++) layer = { name: `h${i}`, type: 'header', sublayers: [layer] };
