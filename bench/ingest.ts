@@ -1,0 +1,266 @@
+/**
+ * `npm run bench:ingest` — the write-side figures of issue 3, on the PostGIS server (DATABASE_URL or the
+ * local default; in a fresh database created and dropped here) and on the embedded database:
+ * - recreate of 200,000 points through the recreate handler invoked in-process with an API Gateway event
+ *   carrying the whole body, its time and the peak RSS of that process (a child process per measurement);
+ * - the reference: a raw COPY of the same rows into an indexed table (server only: COPY hangs PGlite);
+ * - recreate of 20,000 ten-vertex polygons, append of 10,000 points, convert_properties of 200,000.
+ */
+import { spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import postgres from 'postgres';
+import { handler as appendHandler } from '../functions/geodatasets/append.ts';
+import { handler as recreateHandler } from '../functions/geodatasets/recreate_name.ts';
+import { generateToken } from '../lib/auth/tokens.ts';
+import { createUser } from '../lib/auth/users.ts';
+import { startEmbedded } from '../lib/db/embedded.ts';
+import { closeDb, createDb, type Db } from '../lib/db/index.ts';
+import { createDatasetIndexes, createDatasetTable } from '../lib/geodatasets/catalog.ts';
+import { convertProperties } from '../lib/geodatasets/manage.ts';
+import { recreateGeodataset } from '../lib/geodatasets/write.ts';
+import { prepareDatabase } from '../scripts/devServer.ts';
+import { points, polygons, writeFeatureCollection } from './data.ts';
+
+const N_POINTS = Number(process.env.BENCH_POINTS) || 200_000;
+const N_POLYGONS = Number(process.env.BENCH_POLYGONS) || 20_000;
+const N_APPEND = 10_000;
+const self = fileURLToPath(import.meta.url);
+
+interface ChildResult {
+  ms: number;
+  maxRssMB: number;
+  statusCode: number;
+  body: string;
+}
+
+/** In the child: read the body, build the event, time the handler, report peak RSS. */
+async function child(mode: string, file: string, name: string): Promise<void> {
+  const text = readFileSync(file, 'utf8');
+  const h = (mode === 'append' ? appendHandler : recreateHandler) as unknown as (
+    e: unknown,
+    c: unknown,
+  ) => Promise<{ statusCode: number; body: string }>;
+  const event = (body: string) => ({
+    httpMethod: 'POST',
+    path: `/api/geodatasets/${mode === 'append' ? 'append' : 'recreate'}/${name}`,
+    pathParameters: { name },
+    queryStringParameters: { start_prop: 't', group_id_prop: 'g' },
+    headers: { Authorization: `Bearer ${process.env.BENCH_TOKEN}`, 'Content-Type': 'application/json' },
+    body,
+    isBase64Encoded: false,
+    requestContext: { requestId: 'bench' },
+  });
+  const ctx = { awsRequestId: 'bench' };
+  if (mode === 'append') {
+    // Warm the connection pool and the token lookup as a warm Lambda would have them.
+    await h(event('{"type":"FeatureCollection","features":[]}'), ctx);
+  }
+  const t0 = performance.now();
+  const res = await h(event(text), ctx);
+  const ms = performance.now() - t0;
+  const maxRssMB = process.resourceUsage().maxRSS / 1024;
+  await closeDb();
+  process.stdout.write(
+    `${JSON.stringify({ ms, maxRssMB, statusCode: res.statusCode, body: res.body.slice(0, 300) })}\n`,
+  );
+}
+
+function runChild(
+  mode: string,
+  file: string,
+  name: string,
+  url: string,
+  token: string,
+): Promise<ChildResult> {
+  return new Promise((ok, fail) => {
+    const p = spawn(process.execPath, [self, '--child', mode, file, name], {
+      env: {
+        ...process.env,
+        DATABASE_URL: url,
+        BENCH_TOKEN: token,
+        MAX_BODY_BYTES: String(512 * 1024 * 1024),
+        STATEMENT_TIMEOUT_MS: '600000',
+        LOG_LEVEL: 'warn',
+      },
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
+    let out = '';
+    p.stdout.on('data', (d) => {
+      out += d;
+    });
+    p.on('exit', (code) => {
+      const line = out.trim().split('\n').pop() ?? '';
+      try {
+        const r = JSON.parse(line) as ChildResult;
+        if (r.statusCode !== 200) fail(new Error(`${mode} answered ${r.statusCode}: ${r.body}`));
+        else ok(r);
+      } catch {
+        fail(new Error(`child ${mode} exited ${code}: ${out.slice(-500)}`));
+      }
+    });
+  });
+}
+
+function copyText(s: string): string {
+  return s.replace(/\\/g, '\\\\').replace(/\t/g, '\\t').replace(/\n/g, '\\n').replace(/\r/g, '\\r');
+}
+
+/** The reference: COPY of the same rows (geometry, properties, start_time, group_id) into an indexed table. */
+async function copyReference(db: Db): Promise<number> {
+  const table = 'gd_0_1';
+  await db.sql.unsafe(`drop table if exists ${table}`);
+  await createDatasetTable(db.sql, table);
+  await createDatasetIndexes(db.sql, table);
+  const t0 = performance.now();
+  const w = await db.sql
+    .unsafe(`copy ${table} (geom, properties, start_time, group_id) from stdin`)
+    .writable();
+  let buf: string[] = [];
+  const flush = () =>
+    new Promise<void>((ok, fail) => {
+      const chunk = buf.join('');
+      buf = [];
+      w.write(chunk, (e) => (e ? fail(e) : ok()));
+    });
+  for (const f of points(N_POINTS, 1)) {
+    const [x, y] = f.geometry.coordinates as number[];
+    const p = f.properties;
+    buf.push(`SRID=4326;POINT(${x} ${y})\t${copyText(JSON.stringify(p))}\t${p.t}\t${copyText(p.g)}\n`);
+    if (buf.length === 5000) await flush();
+  }
+  await flush();
+  await new Promise<void>((ok, fail) => {
+    w.on('finish', ok);
+    w.on('error', fail);
+    w.end();
+  });
+  const ms = performance.now() - t0;
+  await db.sql.unsafe(`drop table ${table}`);
+  return ms;
+}
+
+async function adminToken(db: Db): Promise<string> {
+  const user = await createUser(db.sql, {
+    username: `bench_${randomBytes(3).toString('hex')}`,
+    password: randomBytes(12).toString('hex'),
+    role: 'admin',
+  });
+  return (await generateToken(db.sql, user.id, { name: 'bench' })).token;
+}
+
+interface Figures {
+  copyMs: number | null;
+  recreateMs: number;
+  recreateRssMB: number;
+  polygonsMs: number;
+  polygonsRssMB: number;
+  appendMs: number;
+  convertMs: number;
+}
+
+async function suite(url: string, files: Record<string, string>, withCopy: boolean): Promise<Figures> {
+  const db = createDb({ url, max: 2, statementTimeoutMs: 600_000 });
+  try {
+    const token = await adminToken(db);
+    const copyMs = withCopy ? await copyReference(db) : null;
+    const rec = await runChild('recreate', files.points, 'bench_points', url, token);
+    const poly = await runChild('recreate', files.polygons, 'bench_polygons', url, token);
+    const app = await runChild('append', files.append, 'bench_points', url, token);
+    // A json dataset of the same 200,000 points (lib code: no endpoint creates json), then the conversion.
+    await recreateGeodataset(
+      db,
+      readFileSync(files.points, 'utf8'),
+      { name: 'bench_json', startProp: 't' },
+      {
+        propertiesType: 'json',
+      },
+    );
+    const t0 = performance.now();
+    const conv = await convertProperties(db, 'bench_json');
+    const convertMs = performance.now() - t0;
+    if (!conv.converted) throw new Error('convert_properties did nothing');
+    return {
+      copyMs,
+      recreateMs: rec.ms,
+      recreateRssMB: rec.maxRssMB,
+      polygonsMs: poly.ms,
+      polygonsRssMB: poly.maxRssMB,
+      appendMs: app.ms,
+      convertMs,
+    };
+  } finally {
+    await db.end();
+  }
+}
+
+function report(where: string, f: Figures) {
+  const s = (ms: number) => `${(ms / 1000).toFixed(2)} s`;
+  console.log(`\n== ${where}`);
+  if (f.copyMs !== null) {
+    console.log(`raw COPY of ${N_POINTS} points into an indexed table: ${s(f.copyMs)}`);
+  } else console.log('raw COPY: not measured (COPY FROM STDIN hangs the embedded database)');
+  console.log(
+    `recreate ${N_POINTS} points (handler in-process): ${s(f.recreateMs)}` +
+      (f.copyMs !== null ? `  ratio to COPY ${(f.recreateMs / f.copyMs).toFixed(2)} (target <= 2)` : ''),
+  );
+  console.log(`  peak RSS of that process: ${f.recreateRssMB.toFixed(0)} MB (target <= 300 MB)`);
+  console.log(
+    `recreate ${N_POLYGONS} ten-vertex polygons: ${s(f.polygonsMs)}, peak RSS ${f.polygonsRssMB.toFixed(0)} MB`,
+  );
+  console.log(`append ${N_APPEND} points: ${s(f.appendMs)} (target <= 0.3 s)`);
+  console.log(`convert_properties json -> jsonb of ${N_POINTS} features: ${s(f.convertMs)} (target <= 5 s)`);
+}
+
+async function main() {
+  if (process.argv[2] === '--child') return child(process.argv[3], process.argv[4], process.argv[5]);
+  const dir = mkdtempSync(join(tmpdir(), 'bench-ingest-'));
+  const files = {
+    points: join(dir, 'points.json'),
+    polygons: join(dir, 'polygons.json'),
+    append: join(dir, 'append.json'),
+  };
+  try {
+    await writeFeatureCollection(files.points, points(N_POINTS, 1));
+    await writeFeatureCollection(files.polygons, polygons(N_POLYGONS, 2));
+    await writeFeatureCollection(files.append, points(N_APPEND, 3));
+    const mb = (p: string) => (statSync(p).size / 1048576).toFixed(1);
+    console.log(
+      `data: ${N_POINTS} points ${mb(files.points)} MB, ${N_POLYGONS} polygons ${mb(files.polygons)} MB, ` +
+        `${N_APPEND} points to append ${mb(files.append)} MB (seeded)`,
+    );
+    const serverUrl = process.env.DATABASE_URL || 'postgres://postgres@127.0.0.1:5432/postgres';
+    const admin = postgres(serverUrl, { max: 1, onnotice: () => {} });
+    const name = `mmgis_bench_${Date.now()}_${randomBytes(2).toString('hex')}`;
+    let server: Figures | null = null;
+    try {
+      await admin.unsafe(`create database ${name}`);
+      const u = new URL(serverUrl);
+      u.pathname = `/${name}`;
+      await prepareDatabase(u.toString(), undefined);
+      server = await suite(u.toString(), files, true);
+      report('PostGIS server', server);
+    } catch (e) {
+      console.log(`server: failed: ${(e as Error).message}`);
+    } finally {
+      await admin.unsafe(`drop database if exists ${name} with (force)`).catch(() => {});
+      await admin.end();
+    }
+    if (process.env.BENCH_SKIP_EMBEDDED !== '1') {
+      const emb = await startEmbedded('memory://');
+      try {
+        await prepareDatabase(emb.url, undefined);
+        report('embedded PGlite', await suite(emb.url, files, false));
+      } finally {
+        await emb.stop();
+      }
+    }
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+await main();
