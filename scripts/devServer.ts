@@ -6,6 +6,8 @@ import { migrate } from '../lib/db/migrate.ts';
 
 export interface ServiceOptions {
   port?: number;
+  /** serverless-offline's WebSocket port (default: a free port). */
+  websocketPort?: number;
   /** A PostgreSQL/PostGIS server; without it the embedded database under `dataDir` is started. */
   databaseUrl?: string;
   dataDir?: string;
@@ -64,7 +66,7 @@ export async function startService(options: ServiceOptions = {}): Promise<Runnin
   const { url: databaseUrl, embedded } = await prepareDatabase(options.databaseUrl, options.dataDir);
   const port = options.port ?? (await freePort());
   const lambdaPort = await freePort();
-  const websocketPort = await freePort();
+  const websocketPort = options.websocketPort ?? (await freePort());
   const args = [join('node_modules', 'serverless', 'bin', 'serverless.js'), 'offline', 'start'];
   if (options.reloadHandler) args.push('--reloadHandler');
   const child = spawn(process.execPath, args, {
@@ -131,6 +133,7 @@ export async function runDevServer(): Promise<void> {
   );
   const svc = await startService({
     port,
+    websocketPort: Number(process.env.WEBSOCKET_PORT) || port - 2,
     databaseUrl: process.env.DATABASE_URL || undefined,
     dataDir,
     reloadHandler: true,
