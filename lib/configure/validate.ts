@@ -107,7 +107,8 @@ export function validateConfig(config: unknown, datasets?: Set<string>): Validat
       }
       const label = nonEmptyString(layer.name) ? `Layer '${layer.name}' (${at})` : `Layer ${at}`;
       validateLayer(layer, at, label, error, warn, datasets);
-      if (layer.uuid !== undefined) {
+      // A missing, null or empty uuid is not an error: upsert assigns one.
+      if (!absent(layer.uuid)) {
         if (typeof layer.uuid !== 'string' || !UUID.test(layer.uuid)) {
           error(`${label}: 'uuid' must be a UUID string.`, `${at}.uuid`);
         } else {

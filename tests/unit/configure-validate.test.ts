@@ -43,6 +43,13 @@ describe('validateConfig: valid configurations', () => {
         { name: 'b', type: 'tile', url: 'u', uuid: U(2).toUpperCase() },
       ]),
     ],
+    [
+      'null and empty uuids (upsert assigns them)',
+      base([
+        { name: 'a', type: 'tile', url: 'u', uuid: null },
+        { name: 'b', type: 'tile', url: 'u', uuid: '' },
+      ]),
+    ],
     ['view at the range limits', { ...base(), msv: { view: [-90, 360, 0] } }],
   ])('%s', (_label, config) => {
     const before = structuredClone(config);
