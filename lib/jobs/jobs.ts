@@ -4,7 +4,8 @@ import { badRequest, notFound } from '#lib/http/errors.ts';
 import { log } from '#lib/http/log.ts';
 import { invokeAsync } from './invoke.ts';
 
-export type JobState = 'queued' | 'running' | 'succeeded' | 'failed';
+/** `awaiting_upload`: an upload job (lib/uploads) whose file has not arrived yet. */
+export type JobState = 'awaiting_upload' | 'queued' | 'running' | 'succeeded' | 'failed';
 
 /** A job as GET /api/geodatasets/jobs/:id shows it (API.md section 4). */
 export interface JobView {
@@ -14,6 +15,9 @@ export interface JobView {
   state: JobState;
   error?: string;
   result?: unknown;
+  /** Features processed so far and the total once known (upload ingests). */
+  processed?: number;
+  total?: number;
   createdAt: string;
   finishedAt?: string;
 }
@@ -30,6 +34,8 @@ function toJobView(r: Record<string, any>): JobView {
   };
   if (r.error) v.error = r.error;
   if (r.result != null) v.result = r.result;
+  if (r.processed != null) v.processed = Number(r.processed);
+  if (r.total != null) v.total = Number(r.total);
   if (r.finished_at) v.finishedAt = new Date(r.finished_at).toISOString();
   return v;
 }
