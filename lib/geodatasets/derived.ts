@@ -86,29 +86,30 @@ export interface Derive {
   feature: string[];
 }
 
+/** Short keys keep the batch JSON small: s → start_time, e → end_time, gi → group_id, fi → feature_id. */
 export interface DerivedColumns {
-  start_time?: string;
-  end_time?: string;
-  group_id?: string;
-  feature_id?: string;
+  s?: string;
+  e?: string;
+  gi?: string;
+  fi?: string;
 }
 
 /** Fills `row` with the derived columns that are not NULL (absent keys are NULL in json_to_recordset). */
 export function deriveColumns(props: Record<string, unknown>, d: Derive, row: DerivedColumns): void {
   if (d.start) {
     const t = toTimestamp(readPath(props, d.start));
-    if (t !== null) row.start_time = t;
+    if (t !== null) row.s = t;
   }
   if (d.end) {
     const t = toTimestamp(readPath(props, d.end));
-    if (t !== null) row.end_time = t;
+    if (t !== null) row.e = t;
   }
   if (d.group.length) {
     const g = toIdText(props, d.group);
-    if (g !== null) row.group_id = g;
+    if (g !== null) row.gi = g;
   }
   if (d.feature.length) {
     const f = toIdText(props, d.feature);
-    if (f !== null) row.feature_id = f;
+    if (f !== null) row.fi = f;
   }
 }

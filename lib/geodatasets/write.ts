@@ -44,6 +44,22 @@ export interface WriteTuning {
 
 const DEFAULT_BATCH = 4000;
 
+/**
+ * Features arriving one at a time from a streaming parser (lib/uploads: an uploaded file read from S3).
+ * Passed as `geojson` to recreate/append, they go through the same validation, derived columns, stats and
+ * transaction as a request body; the parser's errors (HttpError 400) roll the write back like any other.
+ */
+export type FeatureStream = AsyncIterable<unknown>;
+
+function isFeatureStream(x: unknown): x is FeatureStream {
+  return typeof (x as FeatureStream)?.[Symbol.asyncIterator] === 'function';
+}
+
+/** The features of `geojson`: a stream as is, anything else through `featureSource`. */
+function sourceOf(geojson: unknown): Iterable<unknown> | FeatureStream {
+  return isFeatureStream(geojson) ? geojson : featureSource(geojson);
+}
+
 function optionalProp(v: unknown, field: string): string | null {
   if (v === undefined || v === null || v === '') return null;
   if (typeof v !== 'string') throw badRequest(`'${field}' must be a string of property names.`);
@@ -73,15 +89,29 @@ function deriveOf(o: Required<WriteOptions>): Derive {
   };
 }
 
-const COLUMNS = {
-  geom: 'json',
-  properties: 'jsonb',
-  start_time: 'timestamptz',
-  end_time: 'timestamptz',
-  group_id: 'text',
-  feature_id: 'text',
-};
-const SELECT = { geom: 'ST_SetSRID(ST_GeomFromGeoJSON(geom::text), 4326)' };
+/**
+ * One INSERT of a batch: rows are one JSON parameter read by `json_to_recordset`. Points come as x/y(/z)
+ * numbers (ST_MakePoint is much cheaper than parsing GeoJSON); other geometries as GeoJSON.
+ */
+function insertSql(table: string, propertiesType: 'json' | 'jsonb'): string {
+  const t = safeTable(table);
+  const p = propertiesType === 'json' ? 'json' : 'jsonb';
+  return `insert into ${t} (geom, properties, start_time, end_time, group_id, feature_id)
+    select case when r.x is null then ST_SetSRID(ST_GeomFromGeoJSON(r.g::text), 4326)
+                when r.z is null then ST_SetSRID(ST_MakePoint(r.x, r.y), 4326)
+                else ST_SetSRID(ST_MakePoint(r.x, r.y, r.z), 4326) end,
+           coalesce(r.p, '{}'), r.s, r.e, r.gi, r.fi
+    from json_to_recordset($1::json)
+      as r(x float8, y float8, z float8, g json, p ${p}, s timestamptz, e timestamptz, gi text, fi text)`;
+}
+
+function toRow(geometry: Record<string, unknown>, properties: Record<string, unknown>) {
+  if (geometry.type === 'Point') {
+    const c = geometry.coordinates as number[];
+    return c.length > 2 ? { x: c[0], y: c[1], z: c[2], p: properties } : { x: c[0], y: c[1], p: properties };
+  }
+  return { g: geometry, p: properties };
+}
 
 /** Database errors that mean "this input cannot be stored" (bad text in JSON, geometry PostGIS refuses). */
 function isInputError(e: unknown): boolean {
@@ -95,26 +125,26 @@ function isInputError(e: unknown): boolean {
  * is parsed. Throws 400 naming the feature index on the first invalid feature.
  */
 async function insertFeatures(
-  db: Db,
   tx: TxSql,
   table: string,
   propertiesType: 'json' | 'jsonb',
-  source: Iterable<unknown>,
+  source: Iterable<unknown> | FeatureStream,
   derive: Derive,
   stats: StatsAccumulator | null,
   tuning: WriteTuning,
 ): Promise<number> {
   const size = Math.max(1, tuning.batchSize ?? DEFAULT_BATCH);
-  const columns = propertiesType === 'json' ? { ...COLUMNS, properties: 'json' } : COLUMNS;
+  const text = insertSql(table, propertiesType);
   let batch: Record<string, unknown>[] = [];
   let index = 0;
   let batchNo = 0;
-  let pending: Promise<void> | null = null;
+  let pending = null as Promise<void> | null; // (assigned in `cut`: no narrowing to null)
 
   const flush = (rows: Record<string, unknown>[], first: number): Promise<void> => {
     const n = ++batchNo;
-    const p = db
-      .insertRows(tx, table, columns, rows, SELECT)
+    const p = tx
+      .unsafe(text, [rows as any])
+      .then(() => undefined)
       .catch((e) => {
         if (isInputError(e)) {
           throw badRequest(
@@ -128,19 +158,27 @@ async function insertFeatures(
     return p;
   };
 
+  /** Validates and derives one feature into the batch; true when the batch is full. */
+  const take = (raw: unknown): boolean => {
+    const { geometry, properties } = validateFeature(raw, index);
+    stats?.add(properties);
+    const row: Record<string, unknown> = toRow(geometry, properties);
+    deriveColumns(properties, derive, row);
+    batch.push(row);
+    index++;
+    return batch.length >= size;
+  };
+  const cut = async () => {
+    if (pending) await pending;
+    pending = flush(batch, index - batch.length);
+    batch = [];
+  };
+
   try {
-    for (const raw of source) {
-      const { geometry, properties } = validateFeature(raw, index);
-      stats?.add(properties);
-      const row: Record<string, unknown> = { geom: geometry, properties };
-      deriveColumns(properties, derive, row);
-      batch.push(row);
-      index++;
-      if (batch.length >= size) {
-        if (pending) await pending;
-        pending = flush(batch, index - batch.length);
-        batch = [];
-      }
+    if (isFeatureStream(source)) {
+      for await (const raw of source) if (take(raw)) await cut();
+    } else {
+      for (const raw of source) if (take(raw)) await cut();
     }
     if (pending) await pending;
     pending = null;
@@ -185,14 +223,14 @@ async function writeNewTable(
   tx: TxSql,
   id: number,
   table: string,
-  source: Iterable<unknown>,
+  source: Iterable<unknown> | FeatureStream,
   o: Required<WriteOptions>,
   tuning: WriteTuning,
 ): Promise<{ added: number; stats: StoredStats }> {
   const propertiesType = tuning.propertiesType ?? 'jsonb';
   await createDatasetTable(tx, table, propertiesType);
   const acc = new StatsAccumulator();
-  const added = await insertFeatures(db, tx, table, propertiesType, source, deriveOf(o), acc, tuning);
+  const added = await insertFeatures(tx, table, propertiesType, source, deriveOf(o), acc, tuning);
   await createDatasetIndexes(tx, table);
   await tx.unsafe(`analyze ${safeTable(table)}`);
   const stats = acc.toStored();
@@ -210,7 +248,8 @@ async function writeNewTable(
  * Creates the geodataset `opts.name`, or replaces all of its features, atomically: the rows go into a
  * fresh table `gd_<id>_<generation>` (indexed, analyzed), then the catalog row is pointed at it and the old
  * table dropped, all in one transaction. Readers see the old data until commit; any invalid feature or
- * error leaves everything as it was. `geojson` is a FeatureCollection or Feature, as an object or JSON text.
+ * error leaves everything as it was. `geojson` is a FeatureCollection or Feature, as an object or JSON text,
+ * or a `FeatureStream` of features.
  *
  * @example await recreateGeodataset(db, fc, { name: 'rovers', startProp: 'time', groupIdProp: 'sol,site' })
  */
@@ -221,7 +260,7 @@ export async function recreateGeodataset(
   tuning: WriteTuning = {},
 ): Promise<WriteResult> {
   const o = normalizeOptions(opts);
-  const source = featureSource(geojson);
+  const source = sourceOf(geojson);
   return db.transaction(async (tx) => {
     let ds = await lockDataset(tx, o.name);
     if (!ds) {
@@ -254,7 +293,7 @@ export async function appendGeodataset(
   tuning: WriteTuning = {},
 ): Promise<WriteResult> {
   const o = normalizeOptions(opts);
-  const source = featureSource(geojson);
+  const source = sourceOf(geojson);
   return db.transaction(async (tx) => {
     let ds = await lockDataset(tx, o.name);
     if (!ds) {
@@ -266,7 +305,7 @@ export async function appendGeodataset(
       ds = r.ds;
     }
     const acc = ds.fieldStats ? new StatsAccumulator() : null;
-    const added = await insertFeatures(db, tx, ds.table, ds.propertiesType, source, deriveOf(o), acc, tuning);
+    const added = await insertFeatures(tx, ds.table, ds.propertiesType, source, deriveOf(o), acc, tuning);
     const stats = ds.fieldStats && acc ? mergeStats(ds.fieldStats, acc.toStored()) : null;
     const [row] = await tx`
       update geodatasets set
