@@ -23,6 +23,7 @@ const zoom = {
 
 const needs = (type: string, required: Record<string, unknown>) => ({
   if: { properties: { type: { const: type } }, required: ['type'] },
+  // biome-ignore lint/suspicious/noThenProperty: JSON Schema's if/then keyword
   then: { required: Object.keys(required), properties: required },
 });
 
@@ -80,6 +81,7 @@ export const configSchema = {
         }),
         {
           if: { properties: { type: { const: 'header' } }, required: ['type'] },
+          // biome-ignore lint/suspicious/noThenProperty: JSON Schema's if/then keyword
           then: { properties: { sublayers: { type: 'array', items: { $ref: '#/definitions/layer' } } } },
           else: { properties: { sublayers: { type: 'array', maxItems: 0 } } },
         },

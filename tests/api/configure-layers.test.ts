@@ -149,7 +149,7 @@ describe('POST /addLayer', () => {
     expect((await call('GET', '/api/configure/missions')).body.missions).toContain(mission);
   });
 
-    it('refuses a layer nested 5000 levels deep with 400, not 500', async () => {
+  it('refuses a layer nested 5000 levels deep with 400, not 500', async () => {
     const mission = await newMission();
     const deep = `${'{"a":'.repeat(5000)}1${'}'.repeat(5000)}`;
     const text = `{"mission":"${mission}","layer":{"name":"X","type":"tile","url":"x","deep":${deep}}}`;
