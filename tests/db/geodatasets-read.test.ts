@@ -321,3 +321,32 @@ describe('stats: per group, over the whole matched set before paging', () => {
     });
   }
 });
+
+describe('properties edge cases', () => {
+  it('empty properties and a stored "_" property still get _.idx (and stats)', async () => {
+    const ds = await createFixtureDataset(db, uniqueName('gdr_edge'), [
+      { geometry: { type: 'Point', coordinates: [0, 0] }, properties: {} },
+      { geometry: { type: 'Point', coordinates: [0, 0] }, properties: { _: 'mine', a: 1 } },
+      { geometry: { type: 'Point', coordinates: [1, 1] }, properties: { a: '3', b: { c: [1, 2] } } },
+    ]);
+    try {
+      const fc = await read(ds, {});
+      expect(fc.features.map((f) => f.properties)).toEqual([
+        { _: { idx: 1 } },
+        { _: { idx: 2 }, a: 1 },
+        { a: '3', b: { c: [1, 2] }, _: { idx: 3 } },
+      ]);
+      const withStats = await read(ds, { stats: 'a' });
+      const one = { min: 1, max: 1, avg: 1, sum: 1, stddev: 0 };
+      expect(withStats.features.map((f) => f.properties._)).toEqual([
+        { idx: 1, stats: { a: one } },
+        { idx: 2, stats: { a: one } },
+        { idx: 3, stats: { a: { min: 3, max: 3, avg: 3, sum: 3, stddev: 0 } } },
+      ]);
+      const dedup = await read(ds, { noDuplicates: true, stats: 'a' });
+      expect(ids(dedup)).toEqual([2, 3]);
+    } finally {
+      await dropFixtureDataset(db, ds);
+    }
+  });
+});
