@@ -47,6 +47,25 @@ export function parseTileAddress(query: Record<string, unknown>): TileAddress {
   return { z, x, y };
 }
 
+/**
+ * The lon/lat box of tile `a` grown by the MVT buffer: the `geom && box` candidate filter (GiST), in the
+ * column's SRID. Computed here rather than by transforming `ST_TileEnvelope(..., margin)`: at the
+ * antimeridian the grown envelope's corner wraps to the other side of the world in 4326 (PostGIS clamps
+ * the margin only at z0). Beyond the world's edge the box is clamped to ±180° and, above or below Web
+ * Mercator's latitude limit, opened up to the pole.
+ */
+export function tileFilterBounds(a: TileAddress): [number, number, number, number] {
+  const n = 2 ** a.z;
+  const m = BUFFER / EXTENT;
+  const lon = (t: number) => Math.max(-180, Math.min(180, (t / n) * 360 - 180));
+  const lat = (t: number) => {
+    if (t <= 0) return 90;
+    if (t >= n) return -90;
+    return (Math.atan(Math.sinh(Math.PI * (1 - (2 * t) / n))) * 180) / Math.PI;
+  };
+  return [lon(a.x - m), lat(a.y + 1 + m), lon(a.x + 1 + m), lat(a.y - m)];
+}
+
 function envInt(name: string, fallback: number, max = Number.MAX_SAFE_INTEGER): number {
   const v = Number(process.env[name]);
   return Number.isFinite(v) && v > 0 ? Math.min(Math.floor(v), max) : fallback;

@@ -1,7 +1,7 @@
 import type postgres from 'postgres';
 import type { Queryable } from '#lib/db/index.ts';
 import { type Geodataset, safeTable } from '#lib/geodatasets/catalog.ts';
-import { BUFFER, EXTENT, type TileAddress } from '#lib/geodatasets/tiles.ts';
+import { BUFFER, EXTENT, type TileAddress, tileFilterBounds } from '#lib/geodatasets/tiles.ts';
 
 type Fragment = postgres.PendingQuery<any>;
 
@@ -11,7 +11,7 @@ type Fragment = postgres.PendingQuery<any>;
  * - `sqlTileRows`: the embedded path (PGlite's PostGIS has no protobuf): geometries clipped to the
  *   buffered tile, mapped to tile pixels (y flipped), snapped to the pixel grid and returned as GeoJSON
  *   text for the JS encoder (PLATFORM.md).
- * Both select the same features through `sqlKept`: candidates by `geom && envelope-in-4326` (GiST) plus the
+ * Both select the same features through `sqlKept`: candidates by `geom && box` (`tileFilterBounds`, GiST) plus the
  * request's filters (`where`), then the deterministic thinning of docs/tiles.md when there are more than
  * `maxFeatures` candidates (`n` counts at most `maxFeatures + 1` of them; `plain` or `ids` runs, not both).
  */
@@ -39,13 +39,14 @@ function sqlKept(
 ): Fragment {
   const table = sql.unsafe(safeTable(ds.table)) as unknown as Fragment;
   const scale = EXTENT * 2 ** a.z;
+  const f = tileFilterBounds(a);
   // Tile pixel of a point in Web Mercator, by closed-form math on lon/lat (no ST_Transform per row).
   const px = sql`floor((ST_X(t.geom) + 180) / 360 * ${scale}::float8 - ${a.x * EXTENT}::float8)`;
   const py = sql`floor((0.5 - ln(tan(pi() / 4 + radians(greatest(least(ST_Y(t.geom), 85.06), -85.06)) / 2)) / (2 * pi())) * ${scale}::float8 - ${a.y * EXTENT}::float8)`;
   return sql`
     p as (
       select e.env,
-             ST_Transform(ST_TileEnvelope(${a.z}::int, ${a.x}::int, ${a.y}::int, margin => ${BUFFER / EXTENT}::float8), 4326) as filter,
+             ST_MakeEnvelope(${f[0]}::float8, ${f[1]}::float8, ${f[2]}::float8, ${f[3]}::float8, 4326) as filter,
              ST_Expand(e.env, (ST_XMax(e.env) - ST_XMin(e.env)) * ${BUFFER / EXTENT}::float8)::box2d as clip,
              ${EXTENT}::float8 / (ST_XMax(e.env) - ST_XMin(e.env)) as s,
              ST_XMin(e.env) as xmin, ST_YMax(e.env) as ymax

@@ -267,6 +267,46 @@ describe('vector tiles: content', () => {
     expect(t.n).toBeGreaterThan(20);
   });
 
+  it('tiles at the world edges: antimeridian columns and top/bottom rows keep their features', async () => {
+    const edge = await createFixtureDataset(db, uniqueName('tiles_edge'), [
+      { id: 1, geometry: { type: 'Point', coordinates: [179.9, 10] }, properties: {} },
+      { id: 2, geometry: { type: 'Point', coordinates: [-179.9, 10] }, properties: {} },
+      { id: 3, geometry: { type: 'Point', coordinates: [12, 60] }, properties: {} },
+      { id: 4, geometry: { type: 'Point', coordinates: [100, -84.9] }, properties: {} },
+      {
+        id: 5,
+        geometry: {
+          type: 'LineString',
+          coordinates: [
+            [170, 80],
+            [179.5, 84],
+          ],
+        },
+        properties: {},
+      },
+    ]);
+    try {
+      const cases: [TileAddress, number[]][] = [
+        [{ z: 0, x: 0, y: 0 }, [1, 2, 3, 4, 5]],
+        [{ z: 1, x: 1, y: 0 }, [1, 3, 5]],
+        [{ z: 1, x: 0, y: 0 }, [2]],
+        [{ z: 1, x: 1, y: 1 }, [4]],
+        [{ z: 3, x: 7, y: 0 }, [5]],
+        [{ z: 3, x: 7, y: 3 }, [1]],
+        [{ z: 3, x: 0, y: 3 }, [2]],
+      ];
+      for (const encoder of encoders()) {
+        for (const [a, ids] of cases) {
+          const t = await tile(edge, a, {}, { encoder });
+          const got = t.n ? decodeTile(t.tile)[edge.name].features.map((f) => f.id) : [];
+          expect(got, `${encoder} ${a.z}/${a.x}/${a.y}`).toEqual(ids);
+        }
+      }
+    } finally {
+      await dropFixtureDataset(db, edge);
+    }
+  });
+
   it('an empty tile has no features', async () => {
     for (const encoder of encoders()) {
       const t = await tile(ds, { z: 6, x: 0, y: 0 }, {}, { encoder });

@@ -5,6 +5,7 @@ import {
   parseTileAddress,
   tileCacheControl,
   tileEtag,
+  tileFilterBounds,
   tileSettings,
 } from '#lib/geodatasets/tiles.ts';
 import { toVtGeometry } from '#lib/geodatasets/tilesEncode.ts';
@@ -67,6 +68,22 @@ describe('parseTileAddress', () => {
     const e = status(() => parseTileAddress(q));
     expect(e?.status).toBe(400);
     expect(e?.message).toMatch(new RegExp(`^'${field}'`));
+  });
+});
+
+describe('tileFilterBounds', () => {
+  it('is the tile grown by 64/4096 of its size, clamped at ±180 and opened to the poles at the edges', () => {
+    const [w, s, e, n] = tileFilterBounds({ z: 1, x: 1, y: 0 });
+    expect(w).toBeCloseTo(-180 / 64, 9); // 0° minus 1/64 of a 180° tile
+    expect(e).toBe(180);
+    expect(n).toBe(90);
+    // South edge: y = 1 + 1/64 tiles at z1 → latitude of Mercator fraction (1 + 1/64) / 2.
+    const fy = (1 + 1 / 64) / 2;
+    expect(s).toBeCloseTo((Math.atan(Math.sinh(Math.PI * (1 - 2 * fy))) * 180) / Math.PI, 9);
+    expect(tileFilterBounds({ z: 0, x: 0, y: 0 })).toEqual([-180, -90, 180, 90]);
+    const mid = tileFilterBounds({ z: 4, x: 8, y: 5 });
+    expect(mid[0]).toBeCloseTo(-22.5 / 64, 9);
+    expect(mid[2]).toBeCloseTo(22.5 + 22.5 / 64, 9);
   });
 });
 

@@ -1,0 +1,17 @@
+import { requireDataset } from '#lib/geodatasets/catalog.ts';
+import { publicBaseUrl, readBounds, readFieldTypes, toTileJson } from '#lib/geodatasets/tilesJson.ts';
+import { endpoint } from '#lib/http/endpoint.ts';
+import { respond } from '#lib/http/response.ts';
+
+const path = { type: 'object', properties: { name: { type: 'string' } }, required: ['name'] } as const;
+
+/**
+ * GET /api/geodatasets/tilejson/{name}: TileJSON 3.0.0 for the dataset's vector tiles (docs/tiles.md).
+ * The tiles URL carries the dataset version, so this answer must not be cached for long.
+ */
+export const handler = endpoint({ auth: 'viewer', schema: { path } }, async ({ db, path, query, event }) => {
+  const ds = await requireDataset(db.sql, path.name);
+  const [bounds, fields] = await Promise.all([readBounds(db.sql, ds), readFieldTypes(db.sql, ds)]);
+  const body = { status: 'success', ...toTileJson(ds, publicBaseUrl(event), query, bounds, fields) };
+  return respond(200, body, { headers: { 'Cache-Control': 'no-cache' } });
+});

@@ -1,0 +1,162 @@
+'use strict';
+// Local serverless plugin: writes the REST API stage cache for the geodataset read route into the
+// CloudFormation template itself (PLATFORM.md "Gateway"), so `serverless package` output can be checked.
+//
+// - The stage (the Deployment's StageDescription, or an explicit AWS::ApiGateway::Stage when one exists)
+//   gets a cache cluster and MethodSettings: caching off for every method ('/*' '*'), on for
+//   GET /api/geodatasets/get and GET /api/geodatasets/get/{layer}.
+// - Those two methods get CacheKeyParameters (and the matching RequestParameters): every query parameter
+//   that changes the answer (tile address, filters, the TileJSON version `v`, the GeoJSON paging and
+//   projection parameters, which share the route) and the `layer` path parameter. Under AUTH=local the
+//   Authorization and Cookie headers are part of the key too, so a cached answer never reaches another caller.
+//
+// Options (custom.gatewayCache): enabled (default true), ttl seconds (default TILE_MAX_AGE or 300),
+// clusterSize (default '0.5' GB). If the read function is not in the service, the plugin does nothing.
+// The read Lambda gets TILE_MAX_AGE = ttl (unless set otherwise) so Cache-Control and the gateway agree.
+
+const CACHED_PATHS = ['/api/geodatasets/get', '/api/geodatasets/get/{layer}'];
+
+/** Query parameters of GET /api/geodatasets/get that change its answer (API.md section 4). */
+const QUERY_KEYS = [
+  'layer',
+  'type',
+  'x',
+  'y',
+  'z',
+  'v',
+  'minx',
+  'miny',
+  'maxx',
+  'maxy',
+  'startProp',
+  'starttime',
+  'endProp',
+  'endtime',
+  'format',
+  'group_id',
+  'id',
+  'spatialFilter',
+  'noDuplicates',
+  'filters',
+  '_source',
+  'stats',
+  'limit',
+  'offset',
+  'limited',
+];
+
+/** `/a/b/{c}` → `/~1a~1b~1{c}`: the ResourcePath form of MethodSettings (every slash escaped, then a leading one). */
+function escapePath(path) {
+  return `/${path.replace(/\//g, '~1')}`;
+}
+
+/** The full path of every AWS::ApiGateway::Resource, by logical id (walking ParentId up to the root). */
+function resourcePaths(resources) {
+  const out = {};
+  const pathOf = (id, depth = 0) => {
+    if (out[id] !== undefined) return out[id];
+    const r = resources[id];
+    if (r?.Type !== 'AWS::ApiGateway::Resource' || depth > 50) return undefined;
+    const parent = r.Properties.ParentId;
+    const parentPath = parent?.Ref ? pathOf(parent.Ref, depth + 1) : '';
+    if (parentPath === undefined) return undefined;
+    out[id] = `${parentPath}/${r.Properties.PathPart}`;
+    return out[id];
+  };
+  for (const id of Object.keys(resources)) pathOf(id);
+  return out;
+}
+
+class GatewayCachePlugin {
+  constructor(serverless) {
+    this.serverless = serverless;
+    this.hooks = { 'before:package:finalize': () => this.apply() };
+  }
+
+  settings() {
+    const service = this.serverless.service;
+    const custom = service.custom?.gatewayCache || {};
+    const raw = process.env.TILE_MAX_AGE;
+    const envTtl = raw === undefined || raw.trim() === '' ? Number.NaN : Number(raw);
+    const ttl = Number(custom.ttl ?? (Number.isFinite(envTtl) && envTtl >= 0 ? envTtl : 300));
+    const env = service.provider?.environment || {};
+    return {
+      enabled: custom.enabled !== false && custom.enabled !== 'false',
+      ttl: Math.max(0, Math.min(3600, Number.isFinite(ttl) ? Math.floor(ttl) : 300)),
+      clusterSize: String(custom.clusterSize ?? '0.5'),
+      authLocal: env.AUTH === 'local',
+    };
+  }
+
+  apply() {
+    const s = this.settings();
+    if (!s.enabled) return;
+    const template = this.serverless.service.provider.compiledCloudFormationTemplate;
+    const resources = template?.Resources || {};
+    const paths = resourcePaths(resources);
+    const methods = Object.entries(resources).filter(
+      ([, r]) =>
+        r.Type === 'AWS::ApiGateway::Method' &&
+        r.Properties.HttpMethod === 'GET' &&
+        r.Properties.ResourceId?.Ref &&
+        CACHED_PATHS.includes(paths[r.Properties.ResourceId.Ref]),
+    );
+    if (methods.length === 0) return; // the read function is not part of this service
+
+    const methodSettings = [{ ResourcePath: '/*', HttpMethod: '*', CachingEnabled: false }];
+    for (const [, method] of methods) {
+      const path = paths[method.Properties.ResourceId.Ref];
+      const keys = QUERY_KEYS.map((k) => `method.request.querystring.${k}`);
+      if (path.includes('{layer}')) keys.unshift('method.request.path.layer');
+      if (s.authLocal) keys.push('method.request.header.Authorization', 'method.request.header.Cookie');
+      const requestParameters = { ...(method.Properties.RequestParameters || {}) };
+      for (const k of keys)
+        if (!(k in requestParameters)) requestParameters[k] = k === 'method.request.path.layer';
+      method.Properties.RequestParameters = requestParameters;
+      method.Properties.Integration = {
+        ...(method.Properties.Integration || {}),
+        CacheKeyParameters: keys,
+        CacheNamespace: { Ref: method.Properties.ResourceId.Ref },
+      };
+      methodSettings.push({
+        ResourcePath: escapePath(path),
+        HttpMethod: 'GET',
+        CachingEnabled: true,
+        CacheTtlInSeconds: s.ttl,
+        CacheDataEncrypted: true,
+      });
+    }
+
+    // The Lambda's Cache-Control max-age follows the gateway TTL unless TILE_MAX_AGE is set for it.
+    const fn = resources.GeodatasetsGetLambdaFunction;
+    if (fn?.Properties) {
+      const vars = fn.Properties.Environment?.Variables ?? {};
+      fn.Properties.Environment = { Variables: { TILE_MAX_AGE: String(s.ttl), ...vars } };
+    }
+
+    const stage = {
+      CacheClusterEnabled: true,
+      CacheClusterSize: s.clusterSize,
+      MethodSettings: methodSettings,
+    };
+    const stages = Object.values(resources).filter((r) => r.Type === 'AWS::ApiGateway::Stage');
+    if (stages.length > 0) {
+      for (const st of stages) {
+        Object.assign(st.Properties, {
+          CacheClusterEnabled: true,
+          CacheClusterSize: s.clusterSize,
+          MethodSettings: [...(st.Properties.MethodSettings || []), ...methodSettings],
+        });
+      }
+    } else {
+      for (const d of Object.values(resources).filter((r) => r.Type === 'AWS::ApiGateway::Deployment')) {
+        d.Properties.StageDescription = { ...(d.Properties.StageDescription || {}), ...stage };
+      }
+    }
+    this.serverless.cli.log(
+      `gateway-cache: stage cache ${s.clusterSize} GB, ${s.ttl} s on ${methods.length} GET method(s)`,
+    );
+  }
+}
+
+module.exports = GatewayCachePlugin;

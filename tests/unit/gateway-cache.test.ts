@@ -1,0 +1,204 @@
+import { execFileSync } from 'node:child_process';
+import { copyFileSync, mkdtempSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+const require = createRequire(import.meta.url);
+const GatewayCachePlugin = require('../../serverless/plugins/gateway-cache.cjs');
+
+/** Every query parameter of GET /api/geodatasets/get that changes a tile (API.md section 4). */
+const TILE_PARAMS = [
+  'layer',
+  'type',
+  'x',
+  'y',
+  'z',
+  'v',
+  'minx',
+  'miny',
+  'maxx',
+  'maxy',
+  'startProp',
+  'starttime',
+  'endProp',
+  'endtime',
+  'format',
+  'group_id',
+  'id',
+  'spatialFilter',
+  'noDuplicates',
+  'filters',
+];
+
+let out: string;
+let template: any;
+
+let service: string;
+
+beforeAll(() => {
+  // Package from a private copy of the service directory: serverless stages zips in `<service>/.serverless`,
+  // so two `serverless package` runs in one directory (package.test.ts runs in parallel) collide.
+  const root = process.cwd();
+  service = mkdtempSync(join(tmpdir(), 'sls-service-'));
+  for (const f of ['dist', 'node_modules', 'serverless', 'package.json'])
+    symlinkSync(join(root, f), join(service, f));
+  copyFileSync(join(root, 'serverless.yml'), join(service, 'serverless.yml'));
+  out = mkdtempSync(join(tmpdir(), 'sls-cache-'));
+  execFileSync(process.execPath, ['node_modules/serverless/bin/serverless.js', 'package', '--package', out], {
+    cwd: service,
+    env: {
+      ...process.env,
+      AUTH: 'none',
+      TILE_MAX_AGE: '',
+      AWS_ACCESS_KEY_ID: 'x',
+      AWS_SECRET_ACCESS_KEY: 'x',
+      SLS_TELEMETRY_DISABLED: '1',
+      SLS_NOTIFICATIONS_MODE: 'off',
+    },
+    stdio: 'pipe',
+  });
+  template = JSON.parse(readFileSync(join(out, 'cloudformation-template-update-stack.json'), 'utf8'));
+}, 180_000);
+
+afterAll(() => {
+  rmSync(out, { recursive: true, force: true });
+  rmSync(service, { recursive: true, force: true });
+});
+
+/** Full path of an AWS::ApiGateway::Resource, rebuilt independently from PathPart/ParentId. */
+function pathOf(resources: Record<string, any>, id: string): string {
+  const r = resources[id];
+  const parent = r.Properties.ParentId;
+  return `${parent?.Ref ? pathOf(resources, parent.Ref) : ''}/${r.Properties.PathPart}`;
+}
+
+function method(path: string, verb = 'GET') {
+  const resources = template.Resources as Record<string, any>;
+  return Object.values(resources).find(
+    (r) =>
+      r.Type === 'AWS::ApiGateway::Method' &&
+      r.Properties.HttpMethod === verb &&
+      r.Properties.ResourceId?.Ref &&
+      pathOf(resources, r.Properties.ResourceId.Ref) === path,
+  );
+}
+
+describe('packaged template: REST API stage cache on the tile route', () => {
+  it('enables a cache cluster on the stage with caching only on the two GET tile methods', () => {
+    const deployments = Object.values(template.Resources as Record<string, any>).filter(
+      (r) => r.Type === 'AWS::ApiGateway::Deployment',
+    );
+    expect(deployments).toHaveLength(1);
+    const stage = deployments[0].Properties.StageDescription;
+    expect(stage.CacheClusterEnabled).toBe(true);
+    expect(stage.CacheClusterSize).toBe('0.5');
+    const settings = stage.MethodSettings as any[];
+    expect(settings).toContainEqual({ ResourcePath: '/*', HttpMethod: '*', CachingEnabled: false });
+    const enabled = settings.filter((s) => s.CachingEnabled);
+    expect(enabled.map((s) => [s.ResourcePath, s.HttpMethod]).sort()).toEqual([
+      ['/~1api~1geodatasets~1get', 'GET'],
+      ['/~1api~1geodatasets~1get~1{layer}', 'GET'],
+    ]);
+    for (const s of enabled) expect(s.CacheTtlInSeconds).toBe(300);
+  });
+
+  it('keys the cache by the layer path parameter and every query parameter that changes the tile', () => {
+    const byPath = method('/api/geodatasets/get/{layer}');
+    const byQuery = method('/api/geodatasets/get');
+    expect(byPath).toBeDefined();
+    expect(byQuery).toBeDefined();
+    for (const [m, pathParam] of [
+      [byPath, true],
+      [byQuery, false],
+    ] as const) {
+      const keys: string[] = m.Properties.Integration.CacheKeyParameters;
+      for (const p of TILE_PARAMS) expect(keys).toContain(`method.request.querystring.${p}`);
+      expect(keys.includes('method.request.path.layer')).toBe(pathParam);
+      // Every cache key is a declared request parameter (CloudFormation refuses the method otherwise).
+      for (const k of keys) expect(m.Properties.RequestParameters).toHaveProperty([k]);
+      if (pathParam) expect(m.Properties.RequestParameters['method.request.path.layer']).toBe(true);
+      expect(m.Properties.Integration.Type).toBe('AWS_PROXY');
+    }
+    // The POST form of the read and other routes stay uncached.
+    expect(method('/api/geodatasets/get', 'POST')?.Properties.Integration.CacheKeyParameters).toBeUndefined();
+    expect(method('/api/users/logged_in')?.Properties.Integration.CacheKeyParameters).toBeUndefined();
+  });
+
+  it('gives the read Lambda the same max-age as the gateway TTL', () => {
+    const fn = template.Resources.GeodatasetsGetLambdaFunction;
+    expect(fn.Properties.Environment.Variables.TILE_MAX_AGE).toBe('300');
+  });
+
+  it('declares GET /api/geodatasets/tilejson/{name}', () => {
+    expect(method('/api/geodatasets/tilejson/{name}')).toBeDefined();
+  });
+});
+
+describe('gateway-cache plugin on synthetic templates', () => {
+  const fake = (resources: Record<string, any>, custom: Record<string, unknown> = {}, env = {}) => ({
+    service: {
+      custom: { gatewayCache: custom },
+      provider: { environment: env, compiledCloudFormationTemplate: { Resources: resources } },
+    },
+    cli: { log: () => {} },
+  });
+  const api = () => ({
+    Api: {
+      Type: 'AWS::ApiGateway::Resource',
+      Properties: { ParentId: { 'Fn::GetAtt': ['R', 'Root'] }, PathPart: 'api' },
+    },
+    Gd: {
+      Type: 'AWS::ApiGateway::Resource',
+      Properties: { ParentId: { Ref: 'Api' }, PathPart: 'geodatasets' },
+    },
+    Get: { Type: 'AWS::ApiGateway::Resource', Properties: { ParentId: { Ref: 'Gd' }, PathPart: 'get' } },
+    M: {
+      Type: 'AWS::ApiGateway::Method',
+      Properties: { HttpMethod: 'GET', ResourceId: { Ref: 'Get' }, Integration: { Type: 'AWS_PROXY' } },
+    },
+    Dep: { Type: 'AWS::ApiGateway::Deployment', Properties: { StageName: 'dev' } },
+  });
+
+  it('does nothing (and does not fail) when the read function is missing', () => {
+    const resources = {
+      Dep: { Type: 'AWS::ApiGateway::Deployment', Properties: { StageName: 'dev' } },
+    };
+    const p = new GatewayCachePlugin(fake(resources));
+    expect(() => p.hooks['before:package:finalize']()).not.toThrow();
+    expect((resources.Dep.Properties as any).StageDescription).toBeUndefined();
+    const empty = new GatewayCachePlugin({ service: { provider: {} }, cli: { log: () => {} } });
+    expect(() => empty.hooks['before:package:finalize']()).not.toThrow();
+  });
+
+  it('writes onto an explicit Stage resource, honours ttl/size, adds auth headers under AUTH=local', () => {
+    const resources: Record<string, any> = {
+      ...api(),
+      Stage: { Type: 'AWS::ApiGateway::Stage', Properties: { StageName: 'dev', MethodSettings: [] } },
+    };
+    new GatewayCachePlugin(fake(resources, { ttl: 60, clusterSize: '1.6' }, { AUTH: 'local' })).hooks[
+      'before:package:finalize'
+    ]();
+    expect(resources.Stage.Properties.CacheClusterEnabled).toBe(true);
+    expect(resources.Stage.Properties.CacheClusterSize).toBe('1.6');
+    expect(resources.Stage.Properties.MethodSettings).toContainEqual(
+      expect.objectContaining({
+        ResourcePath: '/~1api~1geodatasets~1get',
+        CachingEnabled: true,
+        CacheTtlInSeconds: 60,
+      }),
+    );
+    expect(resources.Dep.Properties.StageDescription).toBeUndefined();
+    const keys = resources.M.Properties.Integration.CacheKeyParameters;
+    expect(keys).toContain('method.request.header.Authorization');
+    expect(keys).toContain('method.request.header.Cookie');
+  });
+
+  it('can be switched off', () => {
+    const resources: Record<string, any> = api();
+    new GatewayCachePlugin(fake(resources, { enabled: false })).hooks['before:package:finalize']();
+    expect(resources.Dep.Properties.StageDescription).toBeUndefined();
+    expect(resources.M.Properties.Integration.CacheKeyParameters).toBeUndefined();
+  });
+});
