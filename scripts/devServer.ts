@@ -1,4 +1,6 @@
 import { type ChildProcess, spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type EmbeddedDatabase, freePort, startEmbedded } from '../lib/db/embedded.ts';
 import { createDb } from '../lib/db/index.ts';
@@ -16,6 +18,10 @@ export interface ServiceOptions {
   reloadHandler?: boolean;
   /** Print serverless-offline's own output. */
   verbose?: boolean;
+  /** Where the S3 stand-in keeps its buckets; without it a temporary directory removed on stop. */
+  s3Dir?: string;
+  /** The S3 stand-in's port (default: a free one). */
+  s3Port?: number;
 }
 
 export interface RunningService {
@@ -24,6 +30,8 @@ export interface RunningService {
   embedded: boolean;
   lambdaPort: number;
   websocketPort: number;
+  /** The S3 stand-in (serverless-s3-local) of this service. */
+  s3Endpoint: string;
   stop(): Promise<void>;
 }
 
@@ -67,6 +75,9 @@ export async function startService(options: ServiceOptions = {}): Promise<Runnin
   const port = options.port ?? (await freePort());
   const lambdaPort = await freePort();
   const websocketPort = options.websocketPort ?? (await freePort());
+  const s3Port = options.s3Port ?? (await freePort());
+  const s3Dir = options.s3Dir ?? mkdtempSync(join(tmpdir(), 'mmgis-s3-'));
+  const s3Endpoint = `http://127.0.0.1:${s3Port}`;
   const args = [join('node_modules', 'serverless', 'bin', 'serverless.js'), 'offline', 'start'];
   if (options.reloadHandler) args.push('--reloadHandler');
   const child = spawn(process.execPath, args, {
@@ -81,6 +92,9 @@ export async function startService(options: ServiceOptions = {}): Promise<Runnin
       WEBSOCKET_PORT: String(websocketPort),
       LAMBDA_ENDPOINT: `http://127.0.0.1:${lambdaPort}`,
       WEBSOCKET_ENDPOINT: `http://127.0.0.1:${websocketPort}`,
+      S3_PORT: String(s3Port),
+      S3_ENDPOINT: s3Endpoint,
+      S3_DIR: s3Dir,
       AWS_ACCESS_KEY_ID: process.env.AWS_ACCESS_KEY_ID ?? 'local',
       AWS_SECRET_ACCESS_KEY: process.env.AWS_SECRET_ACCESS_KEY ?? 'local',
       SLS_TELEMETRY_DISABLED: '1',
@@ -111,6 +125,7 @@ export async function startService(options: ServiceOptions = {}): Promise<Runnin
       }
     }
     await embedded?.stop();
+    if (!options.s3Dir) rmSync(s3Dir, { recursive: true, force: true });
   };
   try {
     await waitForHttp(`${url}/api/configure/missions`, child, 120_000);
@@ -118,7 +133,7 @@ export async function startService(options: ServiceOptions = {}): Promise<Runnin
     await stop();
     throw new Error(`${(e as Error).message}\n${output}`);
   }
-  return { url, databaseUrl, embedded: !!embedded, lambdaPort, websocketPort, stop };
+  return { url, databaseUrl, embedded: !!embedded, lambdaPort, websocketPort, s3Endpoint, stop };
 }
 
 /** `npm start`: runs until SIGINT/SIGTERM. */
@@ -138,9 +153,11 @@ export async function runDevServer(): Promise<void> {
     dataDir,
     reloadHandler: true,
     verbose: true,
+    s3Dir: process.env.S3_DIR ?? '.data/s3',
+    s3Port: Number(process.env.S3_PORT) || undefined,
   });
   console.log(
-    `API ready on http://localhost:${port}/api/ (WebSocket on ws://localhost:${svc.websocketPort})`,
+    `API ready on http://localhost:${port}/api/ (WebSocket on ws://localhost:${svc.websocketPort}, S3 stand-in on ${svc.s3Endpoint})`,
   );
   const shutdown = async () => {
     await svc.stop();

@@ -1,0 +1,48 @@
+import { randomUUID } from 'node:crypto';
+import { type HttpResponse, respond } from '#lib/http/response.ts';
+import { envBytes, presignGet, putObject, RESPONSES_PREFIX, uploadBucket } from './s3.ts';
+
+/** `MAX_INLINE_RESPONSE_BYTES`, default 5 MiB (below Lambda's 6 MB response limit). */
+export function maxInlineResponseBytes(): number {
+  return envBytes('MAX_INLINE_RESPONSE_BYTES', 5 * 1024 * 1024);
+}
+
+/** Seconds the presigned GET of an oversized answer stays valid (`RESPONSE_URL_SECONDS`, default 300). */
+export function responseUrlSeconds(): number {
+  return envBytes('RESPONSE_URL_SECONDS', 300);
+}
+
+/**
+ * A JSON answer too large to return inline: written to the upload bucket (`responses/<uuid>.json`) and
+ * answered 303 with a short-lived presigned GET in `Location` and a small JSON body saying so. Smaller
+ * answers, non-200 answers, and any answer when no bucket is configured (in-process benches) pass through.
+ *
+ * @example return redirectIfLarge(rawJson(200, featureCollectionText))
+ */
+export async function redirectIfLarge(response: HttpResponse): Promise<HttpResponse> {
+  if (response.statusCode !== 200 || typeof response.body !== 'string' || !uploadBucket()) return response;
+  const limit = maxInlineResponseBytes();
+  const text = response.body;
+  // A UTF-8 byte is at most 3 per UTF-16 unit: most answers need no exact count.
+  if (text.length * 3 <= limit) return response;
+  const bytes = Buffer.byteLength(text);
+  if (bytes <= limit) return response;
+  const key = `${RESPONSES_PREFIX}${randomUUID()}.json`;
+  await putObject(key, text, 'application/json; charset=utf-8');
+  const seconds = responseUrlSeconds();
+  const url = await presignGet(key, seconds);
+  const expiresAt = new Date(Date.now() + seconds * 1000).toISOString();
+  return respond(
+    303,
+    {
+      status: 'success',
+      message:
+        `The answer is ${bytes} bytes, more than the ${limit} bytes returned inline: GET it from the URL ` +
+        `in Location (valid until ${expiresAt}), or read it in pages with limit and offset.`,
+      url,
+      bytes,
+      expiresAt,
+    },
+    { headers: { Location: url, 'Cache-Control': 'no-store' } },
+  );
+}

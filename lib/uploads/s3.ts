@@ -1,0 +1,94 @@
+import { DeleteObjectCommand, GetObjectCommand, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
+import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
+
+/**
+ * The upload bucket and its S3 client. On AWS the bucket comes from `UPLOAD_BUCKET` (set by serverless.yml)
+ * and the client uses the function's role. Locally `S3_ENDPOINT` points at serverless-s3-local (s3rver):
+ * path-style addressing and its fixed key pair (`S3RVER`, the only key it knows; `S3_ACCESS_KEY_ID` and
+ * `S3_SECRET_ACCESS_KEY` override). Checksums only when an operation requires them: with the SDK's default
+ * (`WHEN_SUPPORTED`) a presigned PUT would carry a CRC32 of an empty body that a client's upload cannot match.
+ */
+let client: S3Client | undefined;
+
+export function s3(): S3Client {
+  if (client) return client;
+  const endpoint = process.env.S3_ENDPOINT || undefined;
+  client = new S3Client({
+    region: process.env.AWS_REGION || 'us-east-1',
+    requestChecksumCalculation: 'WHEN_REQUIRED',
+    responseChecksumValidation: 'WHEN_REQUIRED',
+    ...(endpoint
+      ? {
+          endpoint,
+          forcePathStyle: true,
+          credentials: {
+            accessKeyId: process.env.S3_ACCESS_KEY_ID || 'S3RVER',
+            secretAccessKey: process.env.S3_SECRET_ACCESS_KEY || 'S3RVER',
+          },
+        }
+      : {}),
+  });
+  return client;
+}
+
+/** The bucket for uploads and oversized responses, or undefined when none is configured (CLI/bench runs). */
+export function uploadBucket(): string | undefined {
+  return process.env.UPLOAD_BUCKET || undefined;
+}
+
+export function requireBucket(): string {
+  const b = uploadBucket();
+  if (!b) throw new Error('UPLOAD_BUCKET is not set: uploads need an S3 bucket');
+  return b;
+}
+
+/** Where uploaded files wait for their ingest (the bucket's ObjectCreated event is filtered on it). */
+export const INCOMING_PREFIX = 'incoming/';
+/** Where oversized GeoJSON answers are written. */
+export const RESPONSES_PREFIX = 'responses/';
+
+export function envBytes(name: string, fallback: number): number {
+  const v = Number(process.env[name]);
+  return Number.isFinite(v) && v > 0 ? Math.floor(v) : fallback;
+}
+
+/** A presigned PUT of `key`; with `size`, the length is signed too (S3 refuses another length). */
+export async function presignPut(
+  key: string,
+  expiresInSeconds: number,
+  size?: number,
+): Promise<{ url: string; headers: Record<string, string> }> {
+  const cmd = new PutObjectCommand({
+    Bucket: requireBucket(),
+    Key: key,
+    ...(size !== undefined ? { ContentLength: size } : {}),
+  });
+  const url = await getSignedUrl(s3(), cmd, { expiresIn: expiresInSeconds });
+  return { url, headers: size !== undefined ? { 'Content-Length': String(size) } : {} };
+}
+
+/** A presigned GET of `key`, valid for `expiresInSeconds`. */
+export function presignGet(key: string, expiresInSeconds: number): Promise<string> {
+  return getSignedUrl(s3(), new GetObjectCommand({ Bucket: requireBucket(), Key: key }), {
+    expiresIn: expiresInSeconds,
+  });
+}
+
+export async function putObject(key: string, body: string | Buffer, contentType: string): Promise<void> {
+  await s3().send(
+    new PutObjectCommand({ Bucket: requireBucket(), Key: key, Body: body, ContentType: contentType }),
+  );
+}
+
+/** The object's body as a byte stream, and its length. */
+export async function getObjectStream(
+  bucket: string,
+  key: string,
+): Promise<{ body: AsyncIterable<Uint8Array>; size: number | undefined }> {
+  const res = await s3().send(new GetObjectCommand({ Bucket: bucket, Key: key }));
+  return { body: res.Body as unknown as AsyncIterable<Uint8Array>, size: res.ContentLength };
+}
+
+export async function deleteObject(bucket: string, key: string): Promise<void> {
+  await s3().send(new DeleteObjectCommand({ Bucket: bucket, Key: key }));
+}
