@@ -5,6 +5,7 @@ import { tileResponse } from '#lib/geodatasets/tileResponse.ts';
 import { endpoint } from '#lib/http/endpoint.ts';
 import { badRequest } from '#lib/http/errors.ts';
 import { rawJson } from '#lib/http/response.ts';
+import { redirectIfLarge } from '#lib/uploads/largeResponse.ts';
 
 const query = {
   type: 'object',
@@ -37,5 +38,5 @@ export const handler = endpoint({ auth: 'viewer', schema: { query, path } }, asy
   const ds = await requireDataset(db.sql, String(layer));
   if (!options) return tileResponse({ db, ds, query: params, headers });
   const text = await readFeatureCollection(db.sql, ds, await resolveReadFilters(db.sql, filters), options);
-  return rawJson(200, text);
+  return redirectIfLarge(rawJson(200, text));
 });
