@@ -14,6 +14,8 @@ declare module 'vitest' {
     /** The WebSocket port of the AUTH=local service. */
     websocketPortLocal: number;
     admin: { username: string; password: string; token: string };
+    /** The S3 stand-in of the AUTH=none service (uploads tests). */
+    s3Endpoint: string;
     /** Statuses of the first_signup calls made while no user existed, then once more. */
     firstSignupStatuses: number[];
   }
@@ -54,6 +56,7 @@ export default async function setup(project: TestProject) {
   project.provide('websocketPortLocal', local.websocketPort);
   project.provide('admin', { ...admin, token: gen?.body?.token ?? '' });
   project.provide('firstSignupStatuses', firstSignupStatuses);
+  project.provide('s3Endpoint', open.s3Endpoint);
 
   return async () => {
     await Promise.all([open.stop(), local.stop()]);
