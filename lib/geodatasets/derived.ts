@@ -20,6 +20,7 @@ export function readPath(props: Record<string, unknown>, path: string): unknown 
 const ISO =
   /^(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2})(\.\d+)?)?)?\s*(Z|z|[+-]\d{2}(?::?\d{2})?)?$/;
 const MAX_MS = 8.64e15;
+const CANONICAL = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d{1,3})?Z$/;
 
 /** An ISO 8601 timestamp text for the database, or null. Zone-less times are read as UTC. */
 export function toTimestamp(v: unknown): string | null {
@@ -28,6 +29,13 @@ export function toTimestamp(v: unknown): string | null {
     return new Date(v).toISOString();
   }
   if (typeof v !== 'string') return null;
+  if (CANONICAL.test(v)) {
+    // The common case (UTC with Z): Date.parse reads it exactly; only a rolled-over date is refused.
+    const t = Date.parse(v);
+    if (!Number.isFinite(t)) return null;
+    const iso = new Date(t).toISOString();
+    return iso.startsWith(v.slice(0, 10)) ? iso : null;
+  }
   const m = ISO.exec(v.trim());
   if (!m) return null;
   const [, y, mo, d, h = '00', mi = '00', s = '00', frac = '', zone = 'Z'] = m;

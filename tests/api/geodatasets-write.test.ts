@@ -299,10 +299,16 @@ describe('geodatasets write routes', () => {
     expect(after.numFeatures).toBe(before!.numFeatures + 1);
   });
 
-  it('a body above the gateway limit is 413 naming the limit and the upload path', async () => {
-    const big = JSON.stringify(fc([pt(1, 1, { s: 'x'.repeat(11 * 1024 * 1024) })]));
-    const r = await call('POST', `/api/geodatasets/append/${uniqueName('gdwa')}`, { ...admin(), body: big });
+  it('a body above the Lambda limit is 413 naming the limit and the upload path; nothing stored', async () => {
+    const name = uniqueName('gdwa');
+    // 7 MB: under serverless-offline's own 10 MiB cap, above MAX_BODY_BYTES (6 MB, Lambda's limit)
+    const big = JSON.stringify(fc([pt(1, 1, { s: 'x'.repeat(7 * 1024 * 1024) })]));
+    const r = await call('POST', `/api/geodatasets/append/${name}`, { ...admin(), body: big });
     expect(r.status).toBe(413);
+    expect(r.body.status).toBe('failure');
+    expect(r.body.message).toMatch(/6291456 bytes/);
+    expect(r.body.message).toMatch(/upload/);
+    expect(await findDataset(db.sql, name)).toBeUndefined();
   });
 
   it('convert_properties and recompute_stats run as jobs with a status endpoint', async () => {
