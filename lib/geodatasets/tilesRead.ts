@@ -20,8 +20,8 @@ export interface Tile {
 /**
  * Builds one tile with the encoder the database supports (`ST_AsMVT` on the server, vt-pbf on the
  * embedded database), or with `encoder` when a test wants a given one. Size guard (docs/tiles.md):
- * a tile larger than `maxBytes` is rebuilt with a proportionally smaller feature cap, so no tile
- * exceeds the budget (and never the 4 MiB hard limit).
+ * more candidates than `featureCap` → deterministic thinning; a tile still larger than `maxBytes` is
+ * rebuilt with a proportionally smaller cap, so no tile exceeds the budget (nor the 4 MiB hard limit).
  *
  * @example const { tile, n } = await readTile(db, ds, { z: 3, x: 4, y: 2 }, sql`true`)
  */
@@ -35,13 +35,21 @@ export async function readTile(
   const settings = options.settings ?? tileSettings();
   const encoder = options.encoder ?? ((await db.capabilities()).asMvt ? 'st_asmvt' : 'vt-pbf');
   const budget = Math.min(settings.maxBytes, HARD_MAX_BYTES);
-  let cap = settings.maxFeatures;
+  let cap = featureCap(address.z, settings.maxFeatures);
   for (;;) {
     const built = await buildOnce(db, ds, address, where, cap, encoder);
     if (built.tile.length <= budget || built.n <= 1) return { ...built, maxFeatures: cap, encoder };
     // Scale the cap by the overshoot, with 10 % headroom; always shrink by at least one feature.
     cap = Math.max(1, Math.min(built.n - 1, Math.floor(((built.n * budget) / built.tile.length) * 0.9)));
   }
+}
+
+/**
+ * Features per tile before thinning: `maxFeatures`, and at low zooms 4096 · 2^z (one per pixel row of a
+ * z0 tile; z0 4096, z1 8192, z2 on the full cap by default), so the world tiles stay small and fast.
+ */
+export function featureCap(z: number, maxFeatures: number): number {
+  return Math.max(1, Math.min(maxFeatures, 4096 * 2 ** z));
 }
 
 async function buildOnce(

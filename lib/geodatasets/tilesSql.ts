@@ -5,6 +5,9 @@ import { BUFFER, EXTENT, type TileAddress, tileFilterBounds } from '#lib/geodata
 
 type Fragment = postgres.PendingQuery<any>;
 
+/** Thinning looks at the first PREFIX × cap candidates in hash order (docs/tiles.md). */
+export const PREFIX = 4;
+
 /**
  * SQL of one vector tile, one function per encoder (STYLE.md: martin / pg_tileserv):
  * - `sqlTileMvt`: the server path, `ST_AsMVTGeom(..., 4096, 64, true)` + `ST_AsMVT` in the database;
@@ -27,8 +30,11 @@ export function idHash(id: number): number {
 }
 
 /**
- * The common CTEs `p` (tile envelope in 3857, filter envelope in 4326, clip box and pixel transform) and
- * `kept` (the features of the tile after thinning), ending with `kept` ready to select from.
+ * The common CTEs `p` (tile envelope in 3857, filter box in 4326, clip box and pixel transform) and
+ * `kept` (the features of the tile), ending with `kept` ready to select from. `n` counts at most
+ * `maxFeatures + 1` candidates; then either `plain` (all candidates) or the thinning runs, not both:
+ * `pre` takes the first PREFIX × maxFeatures candidates in hash order, `ids` keeps the first of them in
+ * each tile pixel (points only) and stops at `maxFeatures`.
  */
 function sqlKept(
   sql: Queryable,
@@ -41,8 +47,8 @@ function sqlKept(
   const scale = EXTENT * 2 ** a.z;
   const f = tileFilterBounds(a);
   // Tile pixel of a point in Web Mercator, by closed-form math on lon/lat (no ST_Transform per row).
-  const px = sql`floor((ST_X(t.geom) + 180) / 360 * ${scale}::float8 - ${a.x * EXTENT}::float8)`;
-  const py = sql`floor((0.5 - ln(tan(pi() / 4 + radians(greatest(least(ST_Y(t.geom), 85.06), -85.06)) / 2)) / (2 * pi())) * ${scale}::float8 - ${a.y * EXTENT}::float8)`;
+  const px = sql`floor((ST_X(pre.geom) + 180) / 360 * ${scale}::float8 - ${a.x * EXTENT}::float8)`;
+  const py = sql`floor((0.5 - ln(tan(pi() / 4 + radians(greatest(least(ST_Y(pre.geom), 85.06), -85.06)) / 2)) / (2 * pi())) * ${scale}::float8 - ${a.y * EXTENT}::float8)`;
   return sql`
     p as (
       select e.env,
@@ -60,18 +66,26 @@ function sqlKept(
       select t.id, t.geom, t.properties from ${table} t, p
       where (select c from n) <= ${maxFeatures}::int and t.geom && p.filter and ${where}
     ),
+    pre as (
+      select t.id, t.geom, ${sqlIdHash(sql, sql`t.id`)} as h
+      from ${table} t, p
+      where (select c from n) > ${maxFeatures}::int and t.geom && p.filter and ${where}
+      order by 3, 1
+      limit ${PREFIX * maxFeatures}::int
+    ),
     ids as (
-      select min(c.id) as id
-      from (
-        select t.id,
-               case when GeometryType(t.geom) = 'POINT'
-                    then (least(greatest(${px}, -256), 4400)::bigint + 256) * 8192 + (least(greatest(${py}, -256), 4400)::bigint + 256)
-                    else -t.id end as dkey
-        from ${table} t, p
-        where (select c from n) > ${maxFeatures}::int and t.geom && p.filter and ${where}
-      ) c
-      group by c.dkey
-      order by ${sqlIdHash(sql, sql`min(c.id)`)}, min(c.id)
+      select id from (
+        select distinct on (dkey) id, h
+        from (
+          select pre.id, pre.h,
+                 case when GeometryType(pre.geom) = 'POINT'
+                      then (least(greatest(${px}, -256), 4400)::bigint + 256) * 8192 + (least(greatest(${py}, -256), 4400)::bigint + 256)
+                      else -pre.id end as dkey
+          from pre
+        ) d
+        order by dkey, h, id
+      ) s
+      order by h, id
       limit ${maxFeatures}::int
     ),
     kept as (
