@@ -1,6 +1,7 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, inject, it } from 'vitest';
 import { getDb } from '#lib/db/index.ts';
 import { findDataset } from '#lib/geodatasets/catalog.ts';
+import { recreateGeodataset } from '#lib/geodatasets/write.ts';
 import { adminToken, call, uniqueName } from '../helpers.ts';
 
 const db = getDb();
@@ -337,5 +338,50 @@ describe('geodatasets write routes', () => {
     expect(
       (await call('POST', `/api/geodatasets/recompute_stats/${uniqueName('none')}`, admin())).status,
     ).toBe(404);
+  });
+
+  it('convert_properties converts a json dataset to jsonb through the job, data unchanged', async () => {
+    const name = uniqueName('gdwj');
+    const props = (i: number) => ({ i, s: `v${i}`, o: { a: [i, null] } });
+    await recreateGeodataset(
+      db,
+      fc(Array.from({ length: 30 }, (_, i) => pt(i, -i, props(i)))),
+      { name },
+      { propertiesType: 'json' },
+    );
+    const read = async () => {
+      const ds = (await findDataset(db.sql, name))!;
+      return (
+        await db.sql.unsafe(`select id, ST_AsText(geom) g, properties::jsonb p from ${ds.table} order by id`)
+      ).map((r) => ({ ...r }));
+    };
+    const before = await read();
+    const r = await call('POST', `/api/geodatasets/convert_properties/${name}`, admin());
+    expect(r.status).toBe(202);
+    const job = await waitJob(r.body.body.job.id);
+    expect(job).toMatchObject({ kind: 'convert_properties', name, state: 'succeeded' });
+    expect(job.finishedAt).toBeDefined();
+    expect((await findDataset(db.sql, name))!.propertiesType).toBe('jsonb');
+    expect(await read()).toEqual(before);
+    expect(before[7].p).toEqual(props(7));
+  });
+
+  it('the scheduled stats recompute can be invoked through the local Lambda endpoint', async () => {
+    const name = uniqueName('gdws');
+    await call('POST', `/api/geodatasets/recreate/${name}`, {
+      ...admin(),
+      body: fc([pt(1, 1, { w: 3 }), pt(1, 1, { w: '5' })]),
+    });
+    await db.sql`update geodatasets set field_stats = null where name = ${name}`;
+    const res = await fetch(
+      `http://127.0.0.1:${inject('lambdaPort')}/2015-03-31/functions/mmgis-dev-jobRecomputeMissingStats/invocations`,
+      { method: 'POST', body: '{}' },
+    );
+    expect(res.status).toBe(200);
+    const out = (await res.json()) as { recomputed: string[] };
+    expect(out.recomputed).toContain(name);
+    expect((await findDataset(db.sql, name))!.fieldStats).toEqual({
+      w: { type: 'number', min: 3, max: 5, sum: 8, sumsq: 34, count: 2 },
+    });
   });
 });
