@@ -76,7 +76,9 @@ export class FeatureStream implements AsyncIterable<unknown> {
       self.starts[index % RING] = at;
       elemFrom = -1;
       try {
-        return JSON.parse(text);
+        const feature = JSON.parse(text);
+        self.count++; // before the consumer sees it: its errors can ask for byteOffsetOf(index)
+        return feature;
       } catch (e) {
         throw badRequest(`Feature ${index} (at byte ${at}): not valid JSON (${(e as Error).message}).`, {
           featureIndex: index,
@@ -107,7 +109,7 @@ export class FeatureStream implements AsyncIterable<unknown> {
       if (keyFrom >= 0) keyFrom = 0;
       mChars = 0;
       mBytes = 0;
-      if (!started) {
+      if (!started && buf.length) {
         if (buf.charCodeAt(0) === 0xfeff) {
           buf = buf.slice(1);
           base += 3;
@@ -163,7 +165,6 @@ export class FeatureStream implements AsyncIterable<unknown> {
           if (c === 0x2c || c === 0x5d) {
             if (elemFrom >= 0) {
               yield parseElement(i);
-              this.count++;
             }
             if (c === 0x5d) {
               inFeatures = false;
@@ -205,7 +206,6 @@ export class FeatureStream implements AsyncIterable<unknown> {
           i++;
           if (inFeatures && depth === 2 && elemFrom >= 0) {
             yield parseElement(i);
-            this.count++;
           }
           if (depth < 0)
             throw badRequest(
@@ -241,8 +241,8 @@ export class FeatureStream implements AsyncIterable<unknown> {
     }
     if (top.type === 'Feature' && !seenFeatures) {
       this.starts[0] = 0;
+      this.count = 1;
       yield top;
-      this.count++;
       return;
     }
     if (top.type !== 'FeatureCollection') {
