@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { getDb } from '#lib/db/index.ts';
 import { recreateGeodataset } from '#lib/geodatasets/write.ts';
 import { expectedIds, numeric, type Row, readFeatures, T0 } from '../fixtures/readModel.ts';
-import { apiUrlLocal, call, uniqueName } from '../helpers.ts';
+import { apiUrl, apiUrlLocal, call, uniqueName } from '../helpers.ts';
 
 const db = getDb();
 const features = readFeatures(150, 11);
@@ -175,8 +175,21 @@ describe('GET /api/geodatasets/get (HTTP)', () => {
     expect(res.status).toBe(401);
   });
 
-  it('ignores stats for mvt (the tile path does not refuse it)', async () => {
-    const res = await get(`layer=${name}&type=mvt&x=0&y=0&z=0&stats=n`);
-    expect([200, 204, 501]).toContain(res.status);
+  it('ignores stats (and paging) for mvt: the same tile with or without them', async () => {
+    const tile = async (extra: string) => {
+      const res = await fetch(`${apiUrl()}/api/geodatasets/get?layer=${name}&type=mvt&x=0&y=0&z=0${extra}`);
+      return {
+        status: res.status,
+        type: res.headers.get('content-type'),
+        bytes: Buffer.from(await res.arrayBuffer()),
+      };
+    };
+    const plain = await tile('');
+    const withStats = await tile('&stats=n,nested.a.b&limit=1&offset=5&limited=true');
+    expect(plain.status).toBe(200);
+    expect(plain.type).toMatch(/protobuf/);
+    expect(plain.bytes.length).toBeGreaterThan(100);
+    expect(withStats.status).toBe(200);
+    expect(withStats.bytes.equals(plain.bytes)).toBe(true);
   });
 });
