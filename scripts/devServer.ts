@@ -154,7 +154,7 @@ export async function runDevServer(): Promise<void> {
     reloadHandler: true,
     verbose: true,
     s3Dir: process.env.S3_DIR ?? '.data/s3',
-    s3Port: Number(process.env.S3_PORT) || undefined,
+    s3Port: Number(process.env.S3_PORT) || port - 3,
   });
   console.log(
     `API ready on http://localhost:${port}/api/ (WebSocket on ws://localhost:${svc.websocketPort}, S3 stand-in on ${svc.s3Endpoint})`,
