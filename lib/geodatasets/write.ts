@@ -246,8 +246,8 @@ async function writeNewTable(
 
 /**
  * Creates the geodataset `opts.name`, or replaces all of its features, atomically: the rows go into a
- * fresh table `gd_<id>_<generation>` (indexed, analyzed), then the catalog row is pointed at it and the old
- * table dropped, all in one transaction. Readers see the old data until commit; any invalid feature or
+ * fresh table `gd_<id>_<generation>` (indexed, analyzed), then the old table is dropped and the new one
+ * takes its name, and the catalog row is updated, all in one transaction. Readers see the old data until commit; any invalid feature or
  * error leaves everything as it was. `geojson` is a FeatureCollection or Feature, as an object or JSON text,
  * or a `FeatureStream` of features.
  *
@@ -273,8 +273,12 @@ export async function recreateGeodataset(
     }
     const table = tableNameFor(ds.id, ds.version + 1);
     const { added } = await writeNewTable(db, tx, ds.id, table, source, o, tuning);
-    await tx`update geodatasets set version = version + 1 where id = ${ds.id}`;
-    await tx.unsafe(`drop table if exists ${safeTable(ds.table)}`);
+    // The swap: the new table takes the old one's name, so a reader that looked the name up before the
+    // commit (and waits on the drop's lock) opens the new rows after it instead of a dropped relation.
+    const old = safeTable(ds.table);
+    await tx.unsafe(`drop table if exists ${old}`);
+    await tx.unsafe(`alter table ${safeTable(table)} rename to ${old}`);
+    await tx`update geodatasets set table_name = ${old}, version = version + 1 where id = ${ds.id}`;
     return { name: o.name, num_features: added, added };
   });
 }
