@@ -402,10 +402,10 @@ describe('vector tiles: thinning and size guard', () => {
     } finally {
       await dropFixtureDataset(db, thin);
     }
-  });
+  }, 120_000);
 
   it('z0 over many points stays within 1 MB (and any byte budget given)', async () => {
-    const count = isEmbedded() ? 50_000 : 200_000;
+    const count = isEmbedded() ? 20_000 : 200_000;
     const r = rng(99);
     const feats: FixtureFeature[] = [];
     for (let i = 1; i <= count; i++) {
