@@ -188,6 +188,8 @@ function parseTime(query: Record<string, unknown>, out: ReadFilters) {
 }
 
 const OPS: readonly Op[] = ['>', '<', '=', 'in'];
+const MAX_FILTERS = 50;
+const MAX_IN_VALUES = 1000;
 const TYPES: readonly FilterType[] = ['string', 'number'];
 
 /**
@@ -198,7 +200,9 @@ const TYPES: readonly FilterType[] = ['string', 'number'];
 export function parsePropertyFilters(text: string | undefined): PropertyFilter[] {
   if (text === undefined || text.trim() === '') return [];
   const out: PropertyFilter[] = [];
-  for (const raw of text.split(',')) {
+  const entries = text.split(',');
+  if (entries.length > MAX_FILTERS) throw badRequest(`'filters' has more than ${MAX_FILTERS} entries.`);
+  for (const raw of entries) {
     const entry = raw.replace(/^\s+/, '');
     if (entry === '') continue;
     const m = /^([^+ ]+)[+ ]([^+ ]+)[+ ]([^+ ]+)[+ ](.*)$/s.exec(entry);
@@ -217,6 +221,8 @@ export function parsePropertyFilters(text: string | undefined): PropertyFilter[]
       );
     }
     const parts = op === 'in' ? value.split('$') : [value];
+    if (parts.length > MAX_IN_VALUES)
+      throw badRequest(`'filters' 'in' list for '${key}' has more than ${MAX_IN_VALUES} values.`);
     const values = parts.map((v) => {
       if (type === 'string') return v;
       const t = v.trim();

@@ -350,3 +350,38 @@ describe('properties edge cases', () => {
     }
   });
 });
+
+describe('spatialFilter at the edges of the map', () => {
+  it('finds points across the antimeridian and around a pole, as haversine says', async () => {
+    const pts: [number, number][] = [];
+    for (let i = 0; i < 40; i++) {
+      pts.push([179.5 + (i % 10) * 0.11 - (i % 10 > 4 ? 360 : 0), -20 + Math.floor(i / 10) * 0.3]);
+      pts.push([((i * 37) % 360) - 180, 88.5 + (i % 7) * 0.2]);
+    }
+    const ds = await createFixtureDataset(
+      db,
+      uniqueName('gdr_edges'),
+      pts.map(([x, y]) => ({ geometry: { type: 'Point', coordinates: [x, y] }, properties: {} })),
+    );
+    try {
+      for (const [lat, lng, r] of [
+        [-19.6, 179.95, 90000],
+        [-19.6, -179.95, 90000],
+        [89.7, 10, 160000],
+        [89.99, -170, 60000],
+      ]) {
+        const want = pts
+          .map(([x, y], i) => ({ id: i + 1, d: haversine(lat, lng, y, x) }))
+          .filter((p) => {
+            expect(Math.abs(p.d - r) / r).toBeGreaterThan(1e-4);
+            return p.d <= r;
+          })
+          .map((p) => p.id);
+        expect(want.length).toBeGreaterThan(0);
+        expect(ids(await read(ds, { spatialFilter: `${lat},${lng},${r}` }))).toEqual(want);
+      }
+    } finally {
+      await dropFixtureDataset(db, ds);
+    }
+  });
+});

@@ -49,6 +49,8 @@ describe('parsePropertyFilters', () => {
     ['justakey', /key\+op\+type\+value/],
     ["n';drop+=+string+1", /filters/],
     ['a..b+=+string+1', /filters/],
+    [Array.from({ length: 51 }, () => 'a+=+string+1').join(','), /more than 50/],
+    [`a+in+number+${Array.from({ length: 1001 }, (_, i) => i).join('$')}`, /more than 1000/],
   ];
   for (const [input, message] of bad) {
     it(`400 for ${JSON.stringify(input)}`, () => {
