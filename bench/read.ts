@@ -31,6 +31,8 @@ export interface ReadCase {
   name: string;
   /** Query string of `GET /api/geodatasets/get` (the layer is added). */
   params: Record<string, string>;
+  /** Request headers for the handler and HTTP measurements (e.g. `If-None-Match`). */
+  headers?: Record<string, string>;
   /** The reference: what the handler asks the database, through the driver. */
   sqlAlone: (db: Db, ds: Geodataset) => Promise<unknown>;
   iterations: number;
@@ -89,13 +91,13 @@ function median(xs: number[]): number {
   return s[Math.floor(s.length / 2)];
 }
 
-function event(params: Record<string, string>) {
+function event(params: Record<string, string>, headers: Record<string, string> = {}) {
   return {
     httpMethod: 'GET',
     path: '/api/geodatasets/get',
     pathParameters: null,
     queryStringParameters: { layer: LAYER, ...params },
-    headers: {},
+    headers,
     body: null,
     isBase64Encoded: false,
     requestContext: { requestId: 'bench' },
@@ -108,18 +110,18 @@ function event(params: Record<string, string>) {
  * child per measured invocation, so the peak is that of one request, as a Lambda serves them.
  */
 async function child(caseJson: string): Promise<void> {
-  const c = JSON.parse(caseJson) as { params: Record<string, string> };
+  const c = JSON.parse(caseJson) as { params: Record<string, string>; headers?: Record<string, string> };
   const h = getHandler as unknown as (
     e: unknown,
     ctx: unknown,
   ) => Promise<{ statusCode: number; body: string }>;
   const ctx = { awsRequestId: 'bench' };
   const warm = c.params.type === 'geojson' ? { ...c.params, limit: '1' } : c.params;
-  const first = await h(event(warm), ctx);
-  if (first.statusCode >= 300)
+  const first = await h(event(warm, c.headers), ctx);
+  if (first.statusCode >= 400)
     throw new Error(`handler answered ${first.statusCode}: ${first.body.slice(0, 300)}`);
   const t0 = performance.now();
-  const res = await h(event(c.params), ctx);
+  const res = await h(event(c.params, c.headers), ctx);
   const ms = performance.now() - t0;
   const maxRssMB = process.resourceUsage().maxRSS / 1024;
   await closeDb();
@@ -128,10 +130,14 @@ async function child(caseJson: string): Promise<void> {
 
 function runChild(c: ReadCase, url: string): Promise<{ ms: number; maxRssMB: number; bytes: number }> {
   return new Promise((ok, fail) => {
-    const p = spawn(process.execPath, [self, '--child', JSON.stringify({ params: c.params })], {
-      env: { ...process.env, DATABASE_URL: url, LOG_LEVEL: 'warn', STATEMENT_TIMEOUT_MS: '600000' },
-      stdio: ['ignore', 'pipe', 'inherit'],
-    });
+    const p = spawn(
+      process.execPath,
+      [self, '--child', JSON.stringify({ params: c.params, headers: c.headers })],
+      {
+        env: { ...process.env, DATABASE_URL: url, LOG_LEVEL: 'warn', STATEMENT_TIMEOUT_MS: '600000' },
+        stdio: ['ignore', 'pipe', 'inherit'],
+      },
+    );
     let out = '';
     p.stdout.on('data', (d) => {
       out += d;
@@ -174,14 +180,15 @@ async function timeSql(c: ReadCase, db: Db, ds: Geodataset): Promise<number> {
 async function httpRate(base: string, c: ReadCase): Promise<number> {
   const qs = new URLSearchParams({ layer: LAYER, ...c.params }).toString();
   const url = `${base}/api/geodatasets/get?${qs}`;
-  await (await fetch(url)).arrayBuffer();
+  const init = { headers: c.headers ?? {} };
+  await (await fetch(url, init)).arrayBuffer();
   const until = performance.now() + 3000;
   let n = 0;
   const t0 = performance.now();
   while (performance.now() < until || n < 2) {
-    const res = await fetch(url);
+    const res = await fetch(url, init);
     await res.arrayBuffer();
-    if (res.status >= 300) throw new Error(`HTTP ${res.status}`);
+    if (res.status >= 400) throw new Error(`HTTP ${res.status}`);
     n++;
   }
   return n / ((performance.now() - t0) / 1000);

@@ -385,3 +385,32 @@ describe('spatialFilter at the edges of the map', () => {
     }
   });
 });
+
+describe('custom formats that do parse', () => {
+  const cases: [string, string, string][] = [
+    ['2024-04-10T13:05:00Z', 'YYYY-MM-DD"T"HH24:MI:SS"Z"', '2024-04-10T13:05:00.000Z'],
+    ['apr 7 2024', 'Mon DD YYYY', '2024-04-07T00:00:00.000Z'],
+    ['April 7, 2024 15h', 'Month DD, YYYY HH24"h"', '2024-04-07T15:00:00.000Z'],
+    ['2024.099', 'YYYY.DDD', '2024-04-08T00:00:00.000Z'],
+  ];
+  for (const [text, format, iso] of cases) {
+    it(`${format} reads ${text} in UTC`, async () => {
+      const f = await resolveReadFilters(db.sql, parseReadFilters({ starttime: text, format }));
+      expect(f.time?.start).toBe(iso);
+    });
+  }
+  for (const [text, format] of [
+    ['2024-01-01T13:00:00Z', 'YYYY-MM-DDTHH:MI:SSZ '],
+    ['2024-01-01 13:00', 'YYYY-MM-DD HH:MI'],
+    ['13/2024', 'MM/YYYY'],
+    ['nonsense', 'YYYY'],
+  ]) {
+    it(`400 for ${text} with ${format}`, async () => {
+      await expect(
+        resolveReadFilters(db.sql, parseReadFilters({ starttime: text, format })),
+      ).rejects.toMatchObject({
+        statusCode: 400,
+      });
+    });
+  }
+});
