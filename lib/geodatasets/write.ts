@@ -219,7 +219,6 @@ async function reserveDataset(
 
 /** Builds a new table for `name` with all features and stats, and points the (locked) catalog row at it. */
 async function writeNewTable(
-  db: Db,
   tx: TxSql,
   id: number,
   table: string,
@@ -266,13 +265,13 @@ export async function recreateGeodataset(
     if (!ds) {
       const r = await reserveDataset(tx, o.name);
       if (r.created) {
-        const { added } = await writeNewTable(db, tx, r.id, r.table, source, o, tuning);
+        const { added } = await writeNewTable(tx, r.id, r.table, source, o, tuning);
         return { name: o.name, num_features: added, added };
       }
       ds = r.ds;
     }
     const table = tableNameFor(ds.id, ds.version + 1);
-    const { added } = await writeNewTable(db, tx, ds.id, table, source, o, tuning);
+    const { added } = await writeNewTable(tx, ds.id, table, source, o, tuning);
     // The swap: the new table takes the old one's name, so a reader that looked the name up before the
     // commit (and waits on the drop's lock) opens the new rows after it instead of a dropped relation.
     const old = safeTable(ds.table);
@@ -303,7 +302,7 @@ export async function appendGeodataset(
     if (!ds) {
       const r = await reserveDataset(tx, o.name);
       if (r.created) {
-        const { added } = await writeNewTable(db, tx, r.id, r.table, source, o, tuning);
+        const { added } = await writeNewTable(tx, r.id, r.table, source, o, tuning);
         return { name: o.name, num_features: added, added };
       }
       ds = r.ds;
