@@ -4,8 +4,8 @@
  *
  * Each case is measured three ways in the same run:
  * - SQL alone: the query the handler sends, through the driver (the lib function the handler calls);
- * - handler: the Lambda handler invoked in-process with an API Gateway event, in a child process per case
- *   (warm: one invocation first), with that process's peak RSS;
+ * - handler: the Lambda handler invoked in-process with an API Gateway event, in a child process per
+ *   invocation (warm: a `limit=1` invocation first), with that process's sampled peak RSS;
  * - HTTP: requests per second through the local service (serverless-offline), for information only.
  * The ratio handler / SQL alone is printed against the case's target. Cases are a list: tile cases add
  * entries to `readCases` (an `event` for the handler and a `sqlAlone` for the reference).
@@ -120,10 +120,18 @@ async function child(caseJson: string): Promise<void> {
   const first = await h(event(warm, c.headers), ctx);
   if (first.statusCode >= 400)
     throw new Error(`handler answered ${first.statusCode}: ${first.body.slice(0, 300)}`);
+  // Sampled RSS, not getrusage's maxRSS: on Linux that high-water mark survives exec and would count
+  // the forking bench process. Samples run between the handler's awaits; one more is taken at the end,
+  // while the response body is still held.
+  let peak = process.memoryUsage.rss();
+  const timer = setInterval(() => {
+    peak = Math.max(peak, process.memoryUsage.rss());
+  }, 2);
   const t0 = performance.now();
   const res = await h(event(c.params, c.headers), ctx);
   const ms = performance.now() - t0;
-  const maxRssMB = process.resourceUsage().maxRSS / 1024;
+  clearInterval(timer);
+  const maxRssMB = Math.max(peak, process.memoryUsage.rss()) / 1048576;
   await closeDb();
   process.stdout.write(`${JSON.stringify({ ms, maxRssMB, bytes: res.body.length })}\n`);
 }
