@@ -105,6 +105,16 @@ async function probe(sql: Sql): Promise<Capabilities> {
            coalesce((select extversion from pg_extension where extname = 'postgis'), '') as postgis`;
   let asMvt = Boolean(row.has_mvt);
   if (asMvt) {
+    // PGlite's PostGIS has the function but no protobuf: ask without provoking an error (an error here
+    // made the embedded front return an empty result to the same client's next query under concurrency).
+    try {
+      const [v] = await sql`select postgis_libprotobuf_version() as v`;
+      if (v?.v == null) asMvt = false;
+    } catch {
+      // older PostGIS without the function: fall through to the trial below
+    }
+  }
+  if (asMvt) {
     // The function can exist while the library was built without protobuf: try it once.
     try {
       await sql`select ST_AsMVT(t) from (select 1 as a, ST_GeomFromText('POINT(1 1)') as geom) t`;
