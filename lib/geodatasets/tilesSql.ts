@@ -16,7 +16,7 @@ export const PREFIX = 4;
  *   text for the JS encoder (PLATFORM.md).
  * Both select the same features through `sqlKept`: candidates by `geom && box` (`tileFilterBounds`, GiST) plus the
  * request's filters (`where`), then the deterministic thinning of docs/tiles.md when there are more than
- * `maxFeatures` candidates (`n` counts at most `maxFeatures + 1` of them; `plain` or `ids` runs, not both).
+ * `maxFeatures` candidates.
  */
 
 /** Knuth's multiplicative hash of the internal id, in [0, 2^32): the thinning order (docs/tiles.md). */
@@ -31,8 +31,8 @@ export function idHash(id: number): number {
 
 /**
  * The common CTEs `p` (tile envelope in 3857, filter box in 4326, clip box and pixel transform) and
- * `kept` (the features of the tile), ending with `kept` ready to select from. `n` counts at most
- * `maxFeatures + 1` candidates; then either `plain` (all candidates) or the thinning runs, not both:
+ * `kept` (the features of the tile), ending with `kept` ready to select from. `cand` holds at most
+ * `maxFeatures + 1` candidates; if that is all of them they are the tile (`plain`), else the thinning runs:
  * `pre` takes the first PREFIX × maxFeatures candidates in hash order, `ids` keeps the first of them in
  * each tile pixel (points only) and stops at `maxFeatures`.
  */
@@ -58,18 +58,18 @@ function sqlKept(
              ST_XMin(e.env) as xmin, ST_YMax(e.env) as ymax
       from (select ST_TileEnvelope(${a.z}::int, ${a.x}::int, ${a.y}::int) as env) e
     ),
-    n as (
-      select count(*)::int as c
-      from (select 1 from ${table} t, p where t.geom && p.filter and ${where} limit ${maxFeatures + 1}::int) s
+    cand as materialized (
+      select t.id, t.geom, t.properties from ${table} t, p
+      where t.geom && p.filter and ${where}
+      limit ${maxFeatures + 1}::int
     ),
     plain as (
-      select t.id, t.geom, t.properties from ${table} t, p
-      where (select c from n) <= ${maxFeatures}::int and t.geom && p.filter and ${where}
+      select id, geom, properties from cand where (select count(*) from cand) <= ${maxFeatures}::int
     ),
     pre as (
       select t.id, t.geom, ${sqlIdHash(sql, sql`t.id`)} as h
       from ${table} t, p
-      where (select c from n) > ${maxFeatures}::int and t.geom && p.filter and ${where}
+      where (select count(*) from cand) > ${maxFeatures}::int and t.geom && p.filter and ${where}
       order by 3, 1
       limit ${PREFIX * maxFeatures}::int
     ),
@@ -101,10 +101,13 @@ function sqlKept(
  */
 function sqlAttributes(sql: Queryable, ds: Geodataset): Fragment {
   const props = ds.propertiesType === 'json' ? sql`k.properties::jsonb` : sql`k.properties`;
-  return sql`(case when jsonb_typeof(${props}) = 'object' then coalesce((
-      select jsonb_object_agg(e.key, case when jsonb_typeof(e.value) in ('object', 'array')
-                                          then to_jsonb(e.value::text) else e.value end)
-      from jsonb_each(${props}) e), '{}'::jsonb) else '{}'::jsonb end)`;
+  // Rebuilding the object costs; most rows have no nested value and pass through as they are.
+  return sql`(case when jsonb_typeof(${props}) <> 'object' then '{}'::jsonb
+      when not jsonb_path_exists(${props}, 'strict $.* ? (@.type() == "object" || @.type() == "array")', '{}', true)
+        then ${props}
+      else (select jsonb_object_agg(e.key, case when jsonb_typeof(e.value) in ('object', 'array')
+                                                then to_jsonb(e.value::text) else e.value end)
+            from jsonb_each(${props}) e) end)`;
 }
 
 /** Server path: one row `{tile: Buffer, n: number}`. */
