@@ -1,4 +1,5 @@
 import { requireDataset } from '#lib/geodatasets/catalog.ts';
+import { parseTileSource } from '#lib/geodatasets/tiles.ts';
 import { publicBaseUrl, readBounds, readFieldTypes, toTileJson } from '#lib/geodatasets/tilesJson.ts';
 import { endpoint } from '#lib/http/endpoint.ts';
 import { respond } from '#lib/http/response.ts';
@@ -11,7 +12,8 @@ const path = { type: 'object', properties: { name: { type: 'string' } }, require
  */
 export const handler = endpoint({ auth: 'viewer', schema: { path } }, async ({ db, path, query, event }) => {
   const ds = await requireDataset(db.sql, path.name);
-  const [bounds, fields] = await Promise.all([readBounds(db.sql, ds), readFieldTypes(db.sql, ds)]);
+  const source = parseTileSource(query);
+  const [bounds, fields] = await Promise.all([readBounds(db.sql, ds), readFieldTypes(db.sql, ds, source)]);
   const body = { status: 'success', ...toTileJson(ds, publicBaseUrl(event), query, bounds, fields) };
   return respond(200, body, { headers: { 'Cache-Control': 'no-cache' } });
 });

@@ -5,6 +5,7 @@ import { parseReadFilters, resolveReadFilters, sqlWhere, withReadErrors } from '
 import {
   etagMatches,
   parseTileAddress,
+  parseTileSource,
   tileEtag,
   tileHeaders,
   tileSettings,
@@ -27,13 +28,14 @@ export async function tileResponse(input: {
   const { db, ds, query } = input;
   const address = parseTileAddress(query);
   const parsed = parseReadFilters(query);
+  const source = parseTileSource(query);
   const settings = tileSettings();
   const etag = tileEtag(ds, query, settings);
   const headers = tileHeaders(etag, settings);
   if (etagMatches(header(input.headers, 'if-none-match'), etag)) return respond(304, undefined, { headers });
   const filters = await resolveReadFilters(db.sql, parsed);
   const where = sqlWhere(db.sql, ds, filters, 't');
-  const tile = await withReadErrors(() => readTile(db, ds, address, where, { settings }));
+  const tile = await withReadErrors(() => readTile(db, ds, address, where, { settings, source }));
   if (tile.n === 0 || tile.tile.length === 0) return respond(204, undefined, { headers });
   return binary(200, tile.tile, 'application/x-protobuf', headers);
 }

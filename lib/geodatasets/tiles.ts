@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { authMode } from '#lib/auth/permissions.ts';
 import type { Geodataset } from '#lib/geodatasets/catalog.ts';
+import { parsePath } from '#lib/geodatasets/filters.ts';
 import { badRequest } from '#lib/http/errors.ts';
 
 /** MVT extent (pixels per tile side) and buffer (pixels around the tile kept for rendering). */
@@ -64,6 +65,21 @@ export function tileFilterBounds(a: TileAddress): [number, number, number, numbe
     return (Math.atan(Math.sinh(Math.PI * (1 - (2 * t) / n))) * 180) / Math.PI;
   };
   return [lon(a.x - m), lat(a.y + 1 + m), lon(a.x + 1 + m), lat(a.y - m)];
+}
+
+/**
+ * `_source` of a tile request: comma-separated property paths (dots for nesting), at most 50; each becomes
+ * one attribute named by its path. Undefined when absent (all top-level properties).
+ */
+export function parseTileSource(query: Record<string, unknown>): string[][] | undefined {
+  const raw = query._source;
+  if (raw === undefined || raw === null || raw === '') return undefined;
+  const names = String(raw)
+    .split(',')
+    .map((n) => n.trim())
+    .filter((n) => n !== '');
+  if (names.length > 50) throw badRequest(`'_source' names more than 50 fields.`);
+  return names.length ? [...new Set(names)].map((n) => parsePath(n, '_source')) : undefined;
 }
 
 function envInt(name: string, fallback: number, max = Number.MAX_SAFE_INTEGER): number {

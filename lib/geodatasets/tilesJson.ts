@@ -42,24 +42,38 @@ export function publicBaseUrl(event: APIGatewayProxyEvent): string {
   return `${proto}://${host}${prefix}`;
 }
 
-/** Attribute names and types over a sample of rows (the most common non-null JSON type of each key). */
+/**
+ * Attribute names and types over a sample of rows (the most common non-null JSON type of each key): the
+ * top-level keys, or with `_source` the given paths (named by their dotted path, as in the tiles).
+ */
 export async function readFieldTypes(
   sql: Queryable,
   ds: Geodataset,
+  source?: string[][],
   sample = 1000,
 ): Promise<Record<string, FieldType>> {
   const table = sql.unsafe(safeTable(ds.table));
   const props = ds.propertiesType === 'json' ? sql`s.properties::jsonb` : sql`s.properties`;
+  const pairs = source?.length
+    ? source
+        .map((p) => sql`(${p.join('.')}::text, ${props} #> ${p}::text[])`)
+        .reduce((a, b) => sql`${a}, ${b}`)
+    : undefined;
+  const entries = pairs
+    ? sql`(values ${pairs}) as e(key, value)`
+    : sql`jsonb_each(case when jsonb_typeof(${props}) = 'object' then ${props} else '{}'::jsonb end) e`;
   const rows = await sql`
     select e.key, jsonb_typeof(e.value) as t, count(*)::int as n
-    from (select properties from ${table} order by id limit ${sample}::int) s,
-         jsonb_each(case when jsonb_typeof(${props}) = 'object' then ${props} else '{}'::jsonb end) e
-    where jsonb_typeof(e.value) <> 'null'
+    from (select properties from ${table} order by id limit ${sample}::int) s, lateral ${entries}
+    where e.value is not null and jsonb_typeof(e.value) <> 'null'
     group by 1, 2
     order by 1, 3 desc, 2`;
   const out: Record<string, FieldType> = {};
+  for (const p of source ?? []) out[p.join('.')] = 'String';
+  const seen = new Set<string>();
   for (const r of rows) {
-    if (r.key in out) continue;
+    if (seen.has(r.key)) continue;
+    seen.add(r.key);
     out[r.key as string] = r.t === 'number' ? 'Number' : r.t === 'boolean' ? 'Boolean' : 'String';
   }
   return out;

@@ -30,14 +30,14 @@ export async function readTile(
   ds: Geodataset,
   address: TileAddress,
   where: Fragment,
-  options: { settings?: TileSettings; encoder?: Tile['encoder'] } = {},
+  options: { settings?: TileSettings; encoder?: Tile['encoder']; source?: string[][] } = {},
 ): Promise<Tile> {
   const settings = options.settings ?? tileSettings();
   const encoder = options.encoder ?? ((await db.capabilities()).asMvt ? 'st_asmvt' : 'vt-pbf');
   const budget = Math.min(settings.maxBytes, HARD_MAX_BYTES);
   let cap = featureCap(address.z, settings.maxFeatures);
   for (;;) {
-    const built = await buildOnce(db, ds, address, where, cap, encoder);
+    const built = await buildOnce(db, ds, address, where, cap, encoder, options.source);
     if (built.tile.length <= budget || built.n <= 1) return { ...built, maxFeatures: cap, encoder };
     // Scale the cap by the overshoot, with 10 % headroom; always shrink by at least one feature.
     cap = Math.max(1, Math.min(built.n - 1, Math.floor(((built.n * budget) / built.tile.length) * 0.9)));
@@ -59,12 +59,13 @@ async function buildOnce(
   where: Fragment,
   cap: number,
   encoder: Tile['encoder'],
+  source?: string[][],
 ): Promise<{ tile: Buffer; n: number }> {
   if (encoder === 'st_asmvt') {
-    const [row] = await sqlTileMvt(db.sql, ds, address, where, cap);
+    const [row] = await sqlTileMvt(db.sql, ds, address, where, cap, source);
     const tile = row?.tile ? Buffer.from(row.tile as Uint8Array) : Buffer.alloc(0);
     return { tile, n: Number(row?.n ?? 0) };
   }
-  const rows = (await sqlTileRows(db.sql, ds, address, where, cap)) as unknown as TileRow[];
+  const rows = (await sqlTileRows(db.sql, ds, address, where, cap, source)) as unknown as TileRow[];
   return encodeTile(ds.name, rows);
 }

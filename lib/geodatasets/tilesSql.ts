@@ -97,10 +97,19 @@ function sqlKept(
 
 /**
  * Properties as tile attributes: top-level keys; nested objects and arrays become their JSON text
- * (ST_AsMVT would drop them, PLATFORM.md); nulls are left out by both encoders.
+ * (ST_AsMVT would drop them, PLATFORM.md); nulls are left out by both encoders. With `_source`, only the
+ * given paths, each an attribute named by its dotted path (docs/tiles.md).
  */
-function sqlAttributes(sql: Queryable, ds: Geodataset): Fragment {
+function sqlAttributes(sql: Queryable, ds: Geodataset, source?: string[][]): Fragment {
   const props = ds.propertiesType === 'json' ? sql`k.properties::jsonb` : sql`k.properties`;
+  if (source && source.length > 0) {
+    const pairs = source.map((path) => {
+      const v = sql`(${props} #> ${path}::text[])`;
+      return sql`jsonb_build_object(${path.join('.')}::text,
+        case when jsonb_typeof(${v}) in ('object', 'array') then to_jsonb(${v}::text) else ${v} end)`;
+    });
+    return pairs.reduce((a, b) => sql`${a} || ${b}`);
+  }
   // Rebuilding the object costs; most rows have no nested value and pass through as they are.
   return sql`(case when jsonb_typeof(${props}) <> 'object' then '{}'::jsonb
       when not jsonb_path_exists(${props}, 'strict $.* ? (@.type() == "object" || @.type() == "array")', '{}', true)
@@ -117,13 +126,14 @@ export function sqlTileMvt(
   a: TileAddress,
   where: Fragment,
   maxFeatures: number,
+  source?: string[][],
 ): Fragment {
   return sql`
     with ${sqlKept(sql, ds, a, where, maxFeatures)}
     select ST_AsMVT(q, ${ds.name}::text, ${EXTENT}::int, 'geom', 'id') as tile, count(*)::int as n
     from (
       select k.id, ST_AsMVTGeom(ST_Transform(k.geom, 3857), p.env, ${EXTENT}::int, ${BUFFER}::int, true) as geom,
-             ${sqlAttributes(sql, ds)} as attributes
+             ${sqlAttributes(sql, ds, source)} as attributes
       from kept k, p
     ) q
     where q.geom is not null`;
@@ -136,6 +146,7 @@ export function sqlTileRows(
   a: TileAddress,
   where: Fragment,
   maxFeatures: number,
+  source?: string[][],
 ): Fragment {
   return sql`
     with ${sqlKept(sql, ds, a, where, maxFeatures)}
@@ -144,7 +155,7 @@ export function sqlTileRows(
       select k.id,
              ST_RemoveRepeatedPoints(ST_SnapToGrid(ST_Affine(ST_ClipByBox2D(ST_Transform(k.geom, 3857), p.clip),
                p.s, 0, 0, -p.s, -p.xmin * p.s, p.ymax * p.s), 1)) as g,
-             ${sqlAttributes(sql, ds)} as attributes
+             ${sqlAttributes(sql, ds, source)} as attributes
       from kept k, p
     ) r
     where r.g is not null and not ST_IsEmpty(r.g)

@@ -92,6 +92,23 @@ describe('GET /api/geodatasets/tilejson/:name', () => {
     expect(bad.body.message).toContain('filters');
   });
 
+  it('_source narrows the fields and is carried into the tiles URL', async () => {
+    const r = await call('GET', `/api/geodatasets/tilejson/${name}?_source=n,o.k,s`);
+    expect(r.status).toBe(200);
+    expect(r.body.vector_layers[0].fields).toEqual({ n: 'Number', 'o.k': 'Number', s: 'String' });
+    const u = new URL(r.body.tiles[0].replace('{x}', '1').replace('{y}', '0').replace('{z}', '1'));
+    expect(u.searchParams.get('_source')).toBe('n,o.k,s');
+    const res = await fetch(u);
+    expect(res.status).toBe(200);
+    const f = decodeTile(Buffer.from(await res.arrayBuffer()))[name].features;
+    // Feature 3 has n and s but no o; the point appended at (0, 0) above has no properties at all.
+    expect(f.find((x) => x.id === 3)?.properties).toEqual({ n: 3, s: 'c' });
+    for (const x of f)
+      expect(Object.keys(x.properties).every((k) => ['n', 'o.k', 's'].includes(k))).toBe(true);
+    const bad = await call('GET', `/api/geodatasets/tilejson/${name}?_source=${encodeURIComponent("a'b")}`);
+    expect(bad.status).toBe(400);
+  });
+
   it('404 for an unknown dataset, 400 for a bad name, 401 anonymous under AUTH=local', async () => {
     expect((await call('GET', `/api/geodatasets/tilejson/${uniqueName('none')}`)).status).toBe(404);
     expect((await call('GET', `/api/geodatasets/tilejson/${encodeURIComponent("a'b")}`)).status).toBe(400);

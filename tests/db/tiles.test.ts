@@ -307,6 +307,23 @@ describe('vector tiles: content', () => {
     }
   });
 
+  it('_source keeps only the given paths, each an attribute named by its dotted path', async () => {
+    for (const encoder of encoders()) {
+      const a = { z: 4, x: 8, y: 5 };
+      const where = sqlWhere(db.sql, ds, parseReadFilters({}), 't');
+      const t = await readTile(db, ds, a, where, {
+        settings,
+        encoder,
+        source: [['name'], ['nested', 'k'], ['arr'], ['missing']],
+      });
+      const feats = decodeTile(t.tile)[ds.name].features;
+      const f = feats.find((x) => x.type === 1)!;
+      expect(f.properties).toEqual({ name: `p${f.id}`, 'nested.k': f.id, arr: `[${f.id}, "x"]` });
+      const poly = feats.find((x) => x.id === 3000);
+      if (poly) expect(poly.properties).toEqual({});
+    }
+  });
+
   it('an empty tile has no features', async () => {
     for (const encoder of encoders()) {
       const t = await tile(ds, { z: 6, x: 0, y: 0 }, {}, { encoder });
