@@ -3,6 +3,7 @@ import {
   etagMatches,
   normalizeTileQuery,
   parseTileAddress,
+  parseTileSource,
   tileCacheControl,
   tileEtag,
   tileFilterBounds,
@@ -84,6 +85,19 @@ describe('tileFilterBounds', () => {
     const mid = tileFilterBounds({ z: 4, x: 8, y: 5 });
     expect(mid[0]).toBeCloseTo(-22.5 / 64, 9);
     expect(mid[2]).toBeCloseTo(22.5 + 22.5 / 64, 9);
+  });
+});
+
+describe('parseTileSource', () => {
+  it('splits comma-separated dotted paths, drops empties and duplicates, refuses bad paths', () => {
+    expect(parseTileSource({})).toBeUndefined();
+    expect(parseTileSource({ _source: '' })).toBeUndefined();
+    expect(parseTileSource({ _source: 'a, b.c,,a' })).toEqual([['a'], ['b', 'c']]);
+    expect(status(() => parseTileSource({ _source: "a'; drop table x" }))?.status).toBe(400);
+    expect(
+      status(() => parseTileSource({ _source: Array.from({ length: 51 }, (_, i) => `f${i}`).join(',') }))
+        ?.status,
+    ).toBe(400);
   });
 });
 
