@@ -137,6 +137,18 @@ describe('GET /api/geodatasets/get type=mvt over HTTP', () => {
     const f = await call('GET', `/api/geodatasets/get/${name}?${tileQuery()}&filters=n+~+number+1`);
     expect(f.status).toBe(400);
     expect(f.body.message).toContain('filters');
+    const src = await call(
+      'GET',
+      `/api/geodatasets/get/${name}?${tileQuery()}&_source=${encodeURIComponent('n"); drop table geodatasets;--')}`,
+    );
+    expect(src.status).toBe(400);
+    expect(src.body.message).toContain('_source');
+    // An injection attempt in a filter value is just a value: no feature matches, the table is intact.
+    const inj = await get(
+      `/api/geodatasets/get/${name}?${tileQuery()}&filters=${encodeURIComponent("label+=+string+x' or '1'='1")}`,
+    );
+    expect(inj.status).toBe(204);
+    expect((await get(`/api/geodatasets/get/${name}?${tileQuery()}`)).status).toBe(200);
     const u = await call('GET', `/api/geodatasets/get/${uniqueName('nope')}?${tileQuery()}`);
     expect(u.status).toBe(404);
   });
