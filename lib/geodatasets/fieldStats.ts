@@ -119,7 +119,7 @@ export async function computeStoredStats(
   const rows = await sql.unsafe(
     `with v as (
        select e.key, (e.value #>> '{}')::numeric as n
-       from ${t} d, ${each}(d.properties) e
+       from (select properties from ${t} where ${typeOf}(properties) = 'object') d, ${each}(d.properties) e
        where ${typeOf}(e.value) = 'number'
           or (${typeOf}(e.value) = 'string' and (e.value #>> '{}') ~ $1)
      ), f as (select key, n::float8 as x from v where abs(n) < 1e308)

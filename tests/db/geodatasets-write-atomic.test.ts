@@ -262,6 +262,25 @@ describe('field_stats', () => {
     expect((await findDataset(db.sql, name))!.fieldStats!.a.count).toBe(200);
   });
 
+  it('recompute reads json datasets and skips legacy rows whose properties are not objects', async () => {
+    const name = uniqueName('gdfs');
+    await recreateGeodataset(
+      db,
+      fc([pt(0, 0, { q: 1 }), pt(0, 0, { q: '2', r: 'x' })]),
+      { name },
+      { propertiesType: 'json' },
+    );
+    const ds = (await findDataset(db.sql, name))!;
+    await db.sql.unsafe(
+      `insert into ${ds.table} (geom, properties) values (ST_SetSRID(ST_MakePoint(0, 0), 4326), '[1, 2]'::json)`,
+    );
+    await db.sql`update geodatasets set field_stats = null, num_features = 3 where id = ${ds.id}`;
+    await recomputeStats(db, name);
+    expect((await findDataset(db.sql, name))!.fieldStats).toEqual({
+      q: { type: 'number', min: 1, max: 2, sum: 3, sumsq: 5, count: 2 },
+    });
+  });
+
   it('an append that creates the dataset computes stats', async () => {
     const name = uniqueName('gdfs');
     await appendGeodataset(db, fc([pt(0, 0, { x: 2 }), pt(0, 0, { x: '4' })]), { name });
