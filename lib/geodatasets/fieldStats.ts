@@ -116,15 +116,19 @@ export async function computeStoredStats(
   const t = safeTable(table);
   const each = propertiesType === 'json' ? 'json_each' : 'jsonb_each';
   const typeOf = propertiesType === 'json' ? 'json_typeof' : 'jsonb_typeof';
+  // CASE keeps the casts behind their tests (the planner may evaluate quals in any order).
   const rows = await sql.unsafe(
-    `with v as (
-       select e.key, (e.value #>> '{}')::numeric as n
+    `select key, min(x) as min, max(x) as max, sum(x) as sum, sum(x * x) as sumsq, count(x)::int as count
+     from (
+       select e.key,
+         case when ${typeOf}(e.value) = 'number'
+                or (${typeOf}(e.value) = 'string' and (e.value #>> '{}') ~ $1)
+              then case when abs((e.value #>> '{}')::numeric) < 1e308 then (e.value #>> '{}')::float8 end
+         end as x
        from (select properties from ${t} where ${typeOf}(properties) = 'object') d, ${each}(d.properties) e
-       where ${typeOf}(e.value) = 'number'
-          or (${typeOf}(e.value) = 'string' and (e.value #>> '{}') ~ $1)
-     ), f as (select key, n::float8 as x from v where abs(n) < 1e308)
-     select key, min(x) as min, max(x) as max, sum(x) as sum, sum(x * x) as sumsq, count(*)::int as count
-     from f group by key`,
+     ) v
+     where x is not null
+     group by key`,
     [NUMERIC_TEXT_SOURCE],
   );
   const out: StoredStats = {};

@@ -266,7 +266,7 @@ describe('field_stats', () => {
     const name = uniqueName('gdfs');
     await recreateGeodataset(
       db,
-      fc([pt(0, 0, { q: 1 }), pt(0, 0, { q: '2', r: 'x' })]),
+      fc([pt(0, 0, { q: 1 }), pt(0, 0, { q: '2', r: 'x', big: '1e400' })]),
       { name },
       { propertiesType: 'json' },
     );
