@@ -11,6 +11,37 @@ interface Batch {
   socket: Socket;
   /** Ends with Sync or a simple Query: the client's exchange is complete (unless in a transaction). */
   complete: boolean;
+  /** ReadyForQuery messages the client expects for this unit (one per Sync/Query, one for startup). */
+  expectedReady: number;
+}
+
+/**
+ * PGlite answers an error with ErrorResponse + ReadyForQuery at once, and the client's Sync then gets a
+ * second ReadyForQuery; a pipelining client (postgres.js) takes the extra one as the end of its next
+ * query, which then comes back empty. Keep only as many ReadyForQuery messages as the client asked for
+ * (the last ones), and report the transaction status of the last ('I' idle, 'T' in a transaction,
+ * 'E' failed transaction).
+ */
+export function fixReadyForQuery(raw: Buffer, expected: number): { data: Buffer; status: string | null } {
+  const messages: Buffer[] = [];
+  for (let o = 0; o + 5 <= raw.length; ) {
+    const len = 1 + raw.readInt32BE(o + 1);
+    messages.push(raw.subarray(o, o + len));
+    o += len;
+  }
+  let extra = messages.filter((m) => m[0] === 0x5a).length - expected;
+  const kept = messages.filter((m) => !(m[0] === 0x5a && extra-- > 0));
+  const ready = kept.filter((m) => m[0] === 0x5a).at(-1);
+  return { data: Buffer.concat(kept), status: ready ? String.fromCharCode(ready[5]) : null };
+}
+
+function countReadyRequests(data: Uint8Array): number {
+  const buf = Buffer.from(data.buffer, data.byteOffset, data.byteLength);
+  let n = 0;
+  for (let o = 0; o + 5 <= buf.length; o += 1 + buf.readInt32BE(o + 1)) {
+    if (buf[o] === 0x53 || buf[o] === 0x51) n++;
+  }
+  return n;
 }
 
 /**
@@ -75,7 +106,7 @@ export class PGliteWireServer {
             return;
           }
           started = true;
-          this.enqueue({ conn, data: Uint8Array.from(msg), socket, complete: true });
+          this.enqueue({ conn, data: Uint8Array.from(msg), socket, complete: true, expectedReady: 1 });
           continue;
         }
         if (buf.length < 5) return;
@@ -91,11 +122,13 @@ export class PGliteWireServer {
         pending.push(Buffer.from(msg));
         // Sync, simple Query, Flush and the end of COPY data close a unit of work.
         if (type === 0x53 || type === 0x51 || type === 0x48 || type === 0x63 || type === 0x66) {
+          const data = Uint8Array.from(Buffer.concat(pending));
           this.enqueue({
             conn,
-            data: Uint8Array.from(Buffer.concat(pending)),
+            data,
             socket,
             complete: type === 0x53 || type === 0x51,
+            expectedReady: countReadyRequests(data),
           });
           pending = [];
         }
@@ -143,10 +176,12 @@ export class PGliteWireServer {
           b.socket.destroy(e as Error);
           continue;
         }
+        const { data, status } = fixReadyForQuery(Buffer.concat(out), b.expectedReady);
         // postgres.js sends Parse/Describe/Flush, then Bind/Execute, then Sync in separate round trips:
         // the unnamed statement must not be replaced by another client in between.
-        this.owner = this.db.isInTransaction() || !b.complete ? b.conn : null;
-        if (!b.socket.destroyed) for (const d of out) b.socket.write(d);
+        const inTransaction = status === null ? this.db.isInTransaction() : status !== 'I';
+        this.owner = !b.complete || inTransaction ? b.conn : null;
+        if (!b.socket.destroyed && data.length) b.socket.write(data);
       }
     } finally {
       this.running = false;

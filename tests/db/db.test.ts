@@ -83,6 +83,35 @@ describe('Db', () => {
     }
   });
 
+  it('keeps concurrent clients apart when some of their queries fail', async () => {
+    const a = createDb({ max: 4 });
+    const b = createDb({ max: 4 });
+    try {
+      const outcomes = await Promise.all(
+        Array.from({ length: 300 }, async (_, i) => {
+          const db = i % 2 ? a : b;
+          try {
+            if (i % 7 === 0) await db.sql`select ${`x${i}`}::int`;
+            else if (i % 11 === 0) {
+              await db.transaction(async (tx) => {
+                await tx`select ${i}::int`;
+                await tx`select 1 / ${0}::int`;
+              });
+            } else return (await db.sql`select ${i}::int as i`)[0]?.i;
+            return 'no error';
+          } catch {
+            return 'error';
+          }
+        }),
+      );
+      expect(outcomes).toEqual(
+        Array.from({ length: 300 }, (_, i) => (i % 7 === 0 || i % 11 === 0 ? 'error' : i)),
+      );
+    } finally {
+      await Promise.all([a.end(), b.end()]);
+    }
+  });
+
   it('migrations are idempotent', async () => {
     expect(await migrate(getDb().sql)).toEqual([]);
   });
