@@ -284,6 +284,13 @@ describe('geodatasets write routes', () => {
       expect(r.body.status).toBe('failure');
       expect(typeof r.body.message).toBe('string');
     }
+    // A database error mid-write (jsonb refuses \u0000 in text) is a 400 naming the features; nothing stored.
+    const nul = await call('POST', `/api/geodatasets/append/${name}`, {
+      ...admin(),
+      body: fc([pt(1, 1, { a: 1 }), pt(1, 1, { s: 'a\u0000b' })]),
+    });
+    expect(nul.status).toBe(400);
+    expect(nul.body.message).toMatch(/Features 0-1/);
     const idx = await call('POST', `/api/geodatasets/append/${name}`, {
       ...admin(),
       body: fc([pt(1, 1), pt(1, 1), { type: 'Feature', geometry: null, properties: {} }]),
