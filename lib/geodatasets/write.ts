@@ -95,14 +95,16 @@ function deriveOf(o: Required<WriteOptions>): Derive {
  */
 function insertSql(table: string, propertiesType: 'json' | 'jsonb'): string {
   const t = safeTable(table);
-  const p = propertiesType === 'json' ? 'json' : 'jsonb';
+  // jsonb tables read the batch as jsonb (properties parsed once, not twice); json tables keep the
+  // properties' text as sent.
+  const j = propertiesType === 'json' ? 'json' : 'jsonb';
   return `insert into ${t} (geom, properties, start_time, end_time, group_id, feature_id)
     select case when r.x is null then ST_SetSRID(ST_GeomFromGeoJSON(r.g::text), 4326)
                 when r.z is null then ST_SetSRID(ST_MakePoint(r.x, r.y), 4326)
                 else ST_SetSRID(ST_MakePoint(r.x, r.y, r.z), 4326) end,
            coalesce(r.p, '{}'), r.s, r.e, r.gi, r.fi
-    from json_to_recordset($1::json)
-      as r(x float8, y float8, z float8, g json, p ${p}, s timestamptz, e timestamptz, gi text, fi text)`;
+    from ${j}_to_recordset($1::${j})
+      as r(x float8, y float8, z float8, g ${j}, p ${j}, s timestamptz, e timestamptz, gi text, fi text)`;
 }
 
 function toRow(geometry: Record<string, unknown>, properties: Record<string, unknown>) {
