@@ -136,6 +136,8 @@ async function insertFeatures(
   tuning: WriteTuning,
 ): Promise<number> {
   const size = Math.max(1, tuning.batchSize ?? DEFAULT_BATCH);
+  // Small first batches start the database early; sizes then double up to `size`.
+  let limit = Math.min(size, 500);
   const text = insertSql(table, propertiesType);
   let batch: Record<string, unknown>[] = [];
   let index = 0;
@@ -168,9 +170,10 @@ async function insertFeatures(
     deriveColumns(properties, derive, row);
     batch.push(row);
     index++;
-    return batch.length >= size;
+    return batch.length >= limit;
   };
   const cut = async () => {
+    limit = Math.min(size, limit * 2);
     if (pending) await pending;
     pending = flush(batch, index - batch.length);
     batch = [];

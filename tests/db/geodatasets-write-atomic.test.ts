@@ -40,7 +40,10 @@ describe('atomicity', () => {
       statusCode: 400,
       message: expect.stringMatching(/^Feature 200000: .*latitude 95/),
     });
-    await expect(appendGeodataset(db, fc(bad), { name })).rejects.toMatchObject({ statusCode: 400 });
+    await expect(appendGeodataset(db, bad, { name })).rejects.toMatchObject({
+      statusCode: 400,
+      message: expect.stringMatching(/^Feature 200000: /),
+    });
     expect(await snapshot(name)).toEqual(before);
     const [orphans] =
       await db.sql`select count(*)::int as n from pg_tables where tablename like ${`gd_${before.ds.id}_%`}`;
