@@ -391,4 +391,36 @@ describe('geodatasets write routes', () => {
       w: { type: 'number', min: 3, max: 5, sum: 8, sumsq: 34, count: 2 },
     });
   });
+
+  it('parallel appends over HTTP lose no feature and no stats update', async () => {
+    const name = uniqueName('gdwc');
+    await call('POST', `/api/geodatasets/recreate/${name}`, { ...admin(), body: fc([pt(0, 0, { v: 0 })]) });
+    const n = 5;
+    const per = 20;
+    const res = await Promise.all(
+      Array.from({ length: n }, (_, j) =>
+        call('POST', `/api/geodatasets/append/${name}`, {
+          ...admin(),
+          body: fc(Array.from({ length: per }, (_, i) => pt(1, 1, { v: j * per + i + 1 }))),
+        }),
+      ),
+    );
+    expect(res.map((r) => r.status)).toEqual(Array(n).fill(200));
+    expect(res.map((r) => r.body.body.num_features).sort((a, b) => a - b)).toEqual(
+      Array.from({ length: n }, (_, k) => 1 + per * (k + 1)),
+    );
+    const m = n * per;
+    const ds = (await findDataset(db.sql, name))!;
+    expect(ds.numFeatures).toBe(m + 1);
+    expect(ds.fieldStats).toEqual({
+      v: {
+        type: 'number',
+        min: 0,
+        max: m,
+        sum: (m * (m + 1)) / 2,
+        sumsq: (m * (m + 1) * (2 * m + 1)) / 6,
+        count: m + 1,
+      },
+    });
+  });
 });
