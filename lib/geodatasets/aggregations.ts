@@ -1,5 +1,5 @@
 import type { Queryable } from '#lib/db/index.ts';
-import type { Geodataset } from './catalog.ts';
+import { type Geodataset, safeTable } from './catalog.ts';
 import {
   parseInteger,
   type ReadFilters,
@@ -107,7 +107,7 @@ export async function readAggregations(
   limit: number,
 ): Promise<AggregationsBody> {
   const f = await resolveReadFilters(sql, filters);
-  const table = sql.unsafe(ds.table);
+  const table = sql(safeTable(ds.table));
   const where = sqlWhere(sql, ds, f, 't');
   const [[{ total }], sample] = await withReadErrors(() =>
     Promise.all([

@@ -2,6 +2,15 @@ import type postgres from 'postgres';
 import type { Queryable } from '#lib/db/index.ts';
 import { badRequest } from '#lib/http/errors.ts';
 import { type Geodataset, safeTable } from './catalog.ts';
+import {
+  DEFAULT_FORMAT,
+  NUMERIC_RE,
+  type PropertyFilter,
+  type ReadFilters,
+  type TimeWindow,
+} from './filterParams.ts';
+
+export * from './filterParams.ts';
 
 /**
  * The read filters shared by `GET /get` (geojson and mvt), intersect and aggregations: pure parsing of the
@@ -17,271 +26,13 @@ import { type Geodataset, safeTable } from './catalog.ts';
  * Without it, `sqlWhere` still works (the pattern is applied inline, unchecked).
  */
 
-export type Op = '>' | '<' | '=' | 'in';
-export type FilterType = 'string' | 'number';
-
-export interface PropertyFilter {
-  /** Dot path split into segments, e.g. `a.b` → `['a','b']`. */
-  path: string[];
-  op: Op;
-  type: FilterType;
-  /** One value for `>`, `<`, `=`; the `$`-separated list for `in`. Numbers when `type` is number. */
-  values: (string | number)[];
-}
-
-export interface TimeWindow {
-  /** Property path used for the start (undefined → the indexed `start_time` column). */
-  startPath?: string[];
-  endPath?: string[];
-  /** The request's start/end as given. */
-  starttime?: string;
-  endtime?: string;
-  /** ISO instants once known: set by the parser for the default format, by `resolveReadFilters` otherwise. */
-  start?: string;
-  end?: string;
-  /** A custom `to_timestamp` pattern; undefined for the default (any ISO 8601). */
-  format?: string;
-}
-
-export interface ReadFilters {
-  bbox?: { minx: number; miny: number; maxx: number; maxy: number };
-  time?: TimeWindow;
-  /** The raw startProp/endProp names (compared with the dataset's configured props by `sqlWhere`). */
-  startProp?: string;
-  endProp?: string;
-  groupId?: string;
-  id?: number;
-  circle?: { lat: number; lng: number; radius: number };
-  filters: PropertyFilter[];
-  noDuplicates: boolean;
-  /** A GeoJSON geometry (validated JSON text, lon/lat) the features must intersect: POST /intersect. */
-  intersect?: string;
-}
-
-/** The spec's default `format`: treated as "any ISO 8601" (PLATFORM.md: as a real pattern it is wrong). */
-export const DEFAULT_FORMAT = 'YYYY-MM-DDTHH:MI:SSZ';
-
-/** API.md section 5: a JSON number, or a string that is entirely a number literal. */
-export const NUMERIC_RE = '^-?(\\d+(\\.\\d*)?|\\.\\d+)([eE][+-]?\\d+)?$';
-const NUMERIC = new RegExp(NUMERIC_RE);
-
-const SEGMENT = /^[\p{L}\p{N}_\-:@#/ ]+$/u;
-
-/**
- * A property key as a path: dot-separated segments of letters, digits, space, `_ - : @ # /`.
- * Quotes, semicolons, brackets and the like are refused (400) even though the path is bound.
- */
-export function parsePath(value: unknown, param: string): string[] {
-  if (typeof value !== 'string' || value === '' || value.length > 256) {
-    throw badRequest(`'${param}' must be a property path of 1-256 characters.`);
-  }
-  const segments = value.split('.');
-  for (const s of segments) {
-    if (!SEGMENT.test(s)) {
-      throw badRequest(
-        `'${param}' has an invalid property path ${JSON.stringify(value).slice(0, 80)}: use dot-separated names of letters, digits, spaces, '_', '-', ':', '@', '#', '/'.`,
-      );
-    }
-  }
-  return segments;
-}
-
-function str(query: Record<string, unknown>, key: string): string | undefined {
-  const v = query[key];
-  if (v === undefined || v === null || v === '') return undefined;
-  if (typeof v === 'number' || typeof v === 'boolean') return String(v);
-  if (typeof v !== 'string') throw badRequest(`'${key}' must be a string.`);
-  return v;
-}
-
-function num(query: Record<string, unknown>, key: string): number | undefined {
-  const s = str(query, key);
-  if (s === undefined) return undefined;
-  const n = Number(s.trim());
-  if (s.trim() === '' || !Number.isFinite(n))
-    throw badRequest(`'${key}' must be a number (got ${JSON.stringify(s).slice(0, 40)}).`);
-  return n;
-}
-
-/** `true`/`false`/`1`/`0` (any case); absent → false; anything else → 400. */
-export function parseBool(query: Record<string, unknown>, key: string): boolean {
-  const v = query[key];
-  if (v === undefined || v === null || v === '') return false;
-  if (typeof v === 'boolean') return v;
-  const s = String(v).toLowerCase();
-  if (s === 'true' || s === '1') return true;
-  if (s === 'false' || s === '0') return false;
-  throw badRequest(`'${key}' must be true or false.`);
-}
-
-/** An integer parameter (or undefined), 400 naming it otherwise. */
-export function parseInteger(query: Record<string, unknown>, key: string): number | undefined {
-  const n = num(query, key);
-  if (n === undefined) return undefined;
-  if (!Number.isSafeInteger(n)) throw badRequest(`'${key}' must be an integer.`);
-  return n;
-}
-
-const ISO =
-  /^(\d{4})(?:-?(\d{2})(?:-?(\d{2})(?:[T ](\d{2})(?::?(\d{2})(?::?(\d{2})(?:[.,](\d+))?)?)?(Z|[+-]\d{2}(?::?\d{2})?)?)?)?)?$/i;
-
-/**
- * Any ISO 8601 date or date-time (extended or basic format; a time without an offset is UTC) → ISO instant
- * with milliseconds, or undefined when the text is not a valid one (e.g. February 30).
- */
-export function parseIsoInstant(text: string): string | undefined {
-  const m = ISO.exec(text.trim());
-  if (!m) return undefined;
-  const [, y, mo = '01', d = '01', h = '00', mi = '00', s = '00', frac = '', off] = m;
-  const nums = [y, mo, d, h, mi, s].map(Number);
-  const [Y, M, D, H, MI, S] = nums;
-  if (M < 1 || M > 12 || D < 1 || D > 31 || H > 24 || MI > 59 || S > 60) return undefined;
-  if (H === 24 && (MI !== 0 || S !== 0)) return undefined;
-  const ms = Number(`0.${frac || '0'}`) * 1000;
-  let t = Date.UTC(Y, M - 1, D, H, MI, Math.min(S, 59), ms);
-  const check = new Date(Date.UTC(Y, M - 1, D));
-  if (check.getUTCFullYear() !== Y || check.getUTCMonth() !== M - 1 || check.getUTCDate() !== D)
-    return undefined;
-  if (off && off.toUpperCase() !== 'Z') {
-    const om = /^([+-])(\d{2}):?(\d{2})?$/.exec(off)!;
-    const minutes = Number(om[2]) * 60 + Number(om[3] ?? 0);
-    if (Number(om[2]) > 23 || Number(om[3] ?? 0) > 59) return undefined;
-    t -= (om[1] === '+' ? 1 : -1) * minutes * 60000;
-  }
-  if (!Number.isFinite(t)) return undefined;
-  return new Date(t).toISOString();
-}
-
-function parseTime(query: Record<string, unknown>, out: ReadFilters) {
-  const startProp = str(query, 'startProp');
-  const endProp = str(query, 'endProp');
-  const starttime = str(query, 'starttime');
-  const endtime = str(query, 'endtime');
-  let format = str(query, 'format');
-  if (format !== undefined && format.length > 100)
-    throw badRequest(`'format' must be at most 100 characters.`);
-  if (format === DEFAULT_FORMAT) format = undefined;
-  out.startProp = startProp;
-  out.endProp = endProp;
-  const startPath = startProp !== undefined ? parsePath(startProp, 'startProp') : undefined;
-  const endPath = endProp !== undefined ? parsePath(endProp, 'endProp') : undefined;
-  if (starttime === undefined && endtime === undefined) return;
-  const w: TimeWindow = { startPath, endPath, starttime, endtime, format };
-  if (format === undefined) {
-    for (const [key, v] of [
-      ['starttime', starttime],
-      ['endtime', endtime],
-    ] as const) {
-      if (v === undefined) continue;
-      const iso = parseIsoInstant(v);
-      if (!iso) {
-        throw badRequest(
-          `'${key}' must be an ISO 8601 date or date-time (e.g. 2024-01-31T12:00:00Z), got ${JSON.stringify(v).slice(0, 60)}; send 'format' for another pattern.`,
-        );
-      }
-      if (key === 'starttime') w.start = iso;
-      else w.end = iso;
-    }
-    if (w.start && w.end && w.start > w.end) throw badRequest(`'starttime' must not be after 'endtime'.`);
-  }
-  out.time = w;
-}
-
-const OPS: readonly Op[] = ['>', '<', '=', 'in'];
-const MAX_FILTERS = 50;
-const MAX_IN_VALUES = 1000;
-const TYPES: readonly FilterType[] = ['string', 'number'];
-
-/**
- * `filters`: comma-separated `key+op+type+value` entries (ANDed). The separator within an entry is `+`
- * (sent literally or as `%2B`) or a space (a `+` decoded as form encoding). Everything after the third
- * separator is the value, so values may contain `+` or spaces. `in` takes a `$`-separated list.
- */
-export function parsePropertyFilters(text: string | undefined): PropertyFilter[] {
-  if (text === undefined || text.trim() === '') return [];
-  const out: PropertyFilter[] = [];
-  const entries = text.split(',');
-  if (entries.length > MAX_FILTERS) throw badRequest(`'filters' has more than ${MAX_FILTERS} entries.`);
-  for (const raw of entries) {
-    const entry = raw.replace(/^\s+/, '');
-    if (entry === '') continue;
-    const m = /^([^+ ]+)[+ ]([^+ ]+)[+ ]([^+ ]+)[+ ](.*)$/s.exec(entry);
-    if (!m) {
-      throw badRequest(
-        `'filters' entry ${JSON.stringify(raw).slice(0, 80)} must be key+op+type+value (op: >, <, =, in; type: string, number).`,
-      );
-    }
-    const [, key, op, type, value] = m;
-    const path = parsePath(key, 'filters');
-    if (!OPS.includes(op as Op))
-      throw badRequest(`'filters' has an unknown op ${JSON.stringify(op).slice(0, 20)}: use >, <, = or in.`);
-    if (!TYPES.includes(type as FilterType)) {
-      throw badRequest(
-        `'filters' has an unknown type ${JSON.stringify(type).slice(0, 20)}: use string or number.`,
-      );
-    }
-    const parts = op === 'in' ? value.split('$') : [value];
-    if (parts.length > MAX_IN_VALUES)
-      throw badRequest(`'filters' 'in' list for '${key}' has more than ${MAX_IN_VALUES} values.`);
-    const values = parts.map((v) => {
-      if (type === 'string') return v;
-      const t = v.trim();
-      if (!NUMERIC.test(t) || !Number.isFinite(Number(t))) {
-        throw badRequest(`'filters' value ${JSON.stringify(v).slice(0, 40)} for '${key}' is not a number.`);
-      }
-      return Number(t);
-    });
-    out.push({ path, op: op as Op, type: type as FilterType, values });
-  }
-  return out;
-}
-
-/**
- * Parses and validates every read filter of a request (query string or POST body). Throws 400 naming the
- * parameter. Unknown parameters are ignored (paging, `_source`, `stats`, tile address are parsed elsewhere).
- */
-export function parseReadFilters(query: Record<string, unknown>): ReadFilters {
-  const out: ReadFilters = { filters: [], noDuplicates: parseBool(query, 'noDuplicates') };
-  const box = ['minx', 'miny', 'maxx', 'maxy'].map((k) => num(query, k));
-  if (box.some((v) => v !== undefined)) {
-    if (box.some((v) => v === undefined))
-      throw badRequest(`'minx', 'miny', 'maxx' and 'maxy' must be given together.`);
-    const [minx, miny, maxx, maxy] = box as number[];
-    if (minx > maxx) throw badRequest(`'minx' (${minx}) must not be greater than 'maxx' (${maxx}).`);
-    if (miny > maxy) throw badRequest(`'miny' (${miny}) must not be greater than 'maxy' (${maxy}).`);
-    out.bbox = { minx, miny, maxx, maxy };
-  }
-  parseTime(query, out);
-  const g = str(query, 'group_id');
-  if (g !== undefined) out.groupId = g;
-  const id = parseInteger(query, 'id');
-  if (id !== undefined) out.id = id;
-  const circle = str(query, 'spatialFilter');
-  if (circle !== undefined) {
-    const parts = circle.split(',').map((s) => s.trim());
-    const nums = parts.map(Number);
-    if (parts.length !== 3 || parts.some((p) => p === '') || nums.some((n) => !Number.isFinite(n))) {
-      throw badRequest(`'spatialFilter' must be lat,lng,radius (three numbers; radius in meters).`);
-    }
-    const [lat, lng, radius] = nums;
-    if (lat < -90 || lat > 90) throw badRequest(`'spatialFilter' latitude must be within [-90, 90].`);
-    if (lng < -180 || lng > 180) throw badRequest(`'spatialFilter' longitude must be within [-180, 180].`);
-    if (!(radius > 0)) throw badRequest(`'spatialFilter' radius must be greater than 0 meters.`);
-    out.circle = { lat, lng, radius };
-  }
-  out.filters = parsePropertyFilters(str(query, 'filters'));
-  return out;
-}
-
-// ---------------------------------------------------------------------------------------------- SQL
-
 type Fragment = postgres.PendingQuery<any>;
 const ALIAS = /^[a-z_][a-z0-9_]*$/;
 
 /** A column reference, qualified by `alias` when one is given. */
 export function sqlColumn(sql: Queryable, name: string, alias?: string): Fragment {
   if (alias !== undefined && !ALIAS.test(alias)) throw new Error(`bad alias ${alias}`);
-  return sql.unsafe(alias ? `${alias}.${name}` : name) as unknown as Fragment;
+  return sql(alias ? `${alias}.${name}` : name) as unknown as Fragment;
 }
 
 /** The properties column as jsonb (legacy `json` datasets are cast). */
@@ -464,7 +215,7 @@ function sqlMatch(sql: Queryable, ds: Geodataset, f: ReadFilters, alias?: string
 export function sqlWhere(sql: Queryable, ds: Geodataset, f: ReadFilters, alias?: string): Fragment {
   const match = sqlMatch(sql, ds, f, alias);
   if (!f.noDuplicates) return match ?? sql`true`;
-  const table = sql.unsafe(safeTable(ds.table)) as unknown as Fragment;
+  const table = sql(safeTable(ds.table)) as unknown as Fragment;
   const inner = sqlMatch(sql, ds, f, 'd') ?? sql`true`;
   const id = sqlColumn(sql, 'id', alias);
   let dedup: Fragment;

@@ -1,7 +1,7 @@
 import type postgres from 'postgres';
 import type { Queryable } from '#lib/db/index.ts';
 import { badRequest } from '#lib/http/errors.ts';
-import type { Geodataset } from './catalog.ts';
+import { type Geodataset, safeTable } from './catalog.ts';
 import {
   parseBool,
   parseInteger,
@@ -95,7 +95,7 @@ function sqlRowsWithStats(
   f: ReadFilters,
   stats: NonNullable<GeojsonOptions['stats']>,
 ): Fragment {
-  const table = sql.unsafe(ds.table) as unknown as Fragment;
+  const table = sql(safeTable(ds.table)) as unknown as Fragment;
   const where = sqlWhere(sql, ds, { ...f, noDuplicates: false }, 'm');
   const objects = stats.map((s) => {
     const n = sqlNumeric(sql, sqlPropPath(sql, ds, s.path, 'm'));
@@ -132,7 +132,7 @@ export async function readFeaturesJson(
   opts: GeojsonOptions,
   wrap: { before: string; after: string },
 ): Promise<string> {
-  const table = sql.unsafe(ds.table) as unknown as Fragment;
+  const table = sql(safeTable(ds.table)) as unknown as Fragment;
   const props = opts.source ? sqlSourceProps(sql, ds, opts.source, 't') : sqlProps(sql, ds, 't');
   const id = sqlColumn(sql, 'id', 't');
   const meta = opts.stats?.length
@@ -141,7 +141,7 @@ export async function readFeaturesJson(
   const from = opts.stats?.length
     ? sql`(${sqlRowsWithStats(sql, ds, f, opts.stats)}) t where ${f.noDuplicates ? sql`t.id = t.keep` : sql`true`}`
     : sql`${table} t where ${sqlWhere(sql, ds, f, 't')}`;
-  const q = sql.unsafe('q') as unknown as Fragment;
+  const q = sql('q') as unknown as Fragment;
   const query = sql`
     select ${wrap.before}::text || '[' || coalesce(string_agg('{"type":"Feature","geometry":' || ST_AsGeoJSON(q.geom)
       || ',"properties":' || ${sqlWithMeta(sql, sql`q.p`, sql`q.meta`)} || '}', ','), '') || ']' || ${wrap.after}::text as fc

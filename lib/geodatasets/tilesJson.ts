@@ -52,7 +52,7 @@ export async function readFieldTypes(
   source?: string[][],
   sample = 1000,
 ): Promise<Record<string, FieldType>> {
-  const table = sql.unsafe(safeTable(ds.table));
+  const table = sql(safeTable(ds.table));
   const props = ds.propertiesType === 'json' ? sql`s.properties::jsonb` : sql`s.properties`;
   const pairs = source?.length
     ? source
@@ -81,7 +81,7 @@ export async function readFieldTypes(
 
 /** The dataset's extent in lon/lat, clamped to Web Mercator's; the world when the dataset is empty. */
 export async function readBounds(sql: Queryable, ds: Geodataset): Promise<[number, number, number, number]> {
-  const table = sql.unsafe(safeTable(ds.table));
+  const table = sql(safeTable(ds.table));
   const [row] = await sql`
     select ST_XMin(e) as minx, ST_YMin(e) as miny, ST_XMax(e) as maxx, ST_YMax(e) as maxy
     from (select ST_Extent(geom)::geometry as e from ${table}) s`;

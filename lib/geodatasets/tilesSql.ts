@@ -43,7 +43,7 @@ function sqlKept(
   where: Fragment,
   maxFeatures: number,
 ): Fragment {
-  const table = sql.unsafe(safeTable(ds.table)) as unknown as Fragment;
+  const table = sql(safeTable(ds.table)) as unknown as Fragment;
   const scale = EXTENT * 2 ** a.z;
   const f = tileFilterBounds(a);
   // Tile pixel of a point in Web Mercator, by closed-form math on lon/lat (no ST_Transform per row).

@@ -222,6 +222,24 @@ async function reserveDataset(
   return { created: false, ds };
 }
 
+/**
+ * The locked catalog row of `o.name`; or, when no such dataset exists, creates it with all of `source`
+ * (field_stats included) and returns the write's result.
+ */
+async function lockOrCreate(
+  tx: TxSql,
+  source: Iterable<unknown> | FeatureStream,
+  o: Required<WriteOptions>,
+  tuning: WriteTuning,
+): Promise<Geodataset | WriteResult> {
+  const ds = await lockDataset(tx, o.name);
+  if (ds) return ds;
+  const r = await reserveDataset(tx, o.name);
+  if (!r.created) return r.ds;
+  const { added } = await writeNewTable(tx, r.id, r.table, source, o, tuning);
+  return { name: o.name, num_features: added, added };
+}
+
 /** Builds a new table for `name` with all features and stats, and points the (locked) catalog row at it. */
 async function writeNewTable(
   tx: TxSql,
@@ -251,8 +269,8 @@ async function writeNewTable(
 /**
  * Creates the geodataset `opts.name`, or replaces all of its features, atomically: the rows go into a
  * fresh table `gd_<id>_<generation>` (indexed, analyzed), then the old table is dropped and the new one
- * takes its name, and the catalog row is updated, all in one transaction. Readers see the old data until commit; any invalid feature or
- * error leaves everything as it was. `geojson` is a FeatureCollection or Feature, as an object or JSON text,
+ * takes its name, and the catalog row is updated, all in one transaction. Readers see the old data
+ * until commit; any invalid feature or error leaves everything as it was. `geojson` is a FeatureCollection or Feature, as an object or JSON text,
  * or a `FeatureStream` of features.
  *
  * @example await recreateGeodataset(db, fc, { name: 'rovers', startProp: 'time', groupIdProp: 'sol,site' })
@@ -266,15 +284,9 @@ export async function recreateGeodataset(
   const o = normalizeOptions(opts);
   const source = sourceOf(geojson);
   return db.transaction(async (tx) => {
-    let ds = await lockDataset(tx, o.name);
-    if (!ds) {
-      const r = await reserveDataset(tx, o.name);
-      if (r.created) {
-        const { added } = await writeNewTable(tx, r.id, r.table, source, o, tuning);
-        return { name: o.name, num_features: added, added };
-      }
-      ds = r.ds;
-    }
+    const found = await lockOrCreate(tx, source, o, tuning);
+    if ('added' in found) return found;
+    const ds = found;
     const table = tableNameFor(ds.id, ds.version + 1);
     const { added } = await writeNewTable(tx, ds.id, table, source, o, tuning);
     // The swap: the new table takes the old one's name, so a reader that looked the name up before the
@@ -303,15 +315,9 @@ export async function appendGeodataset(
   const o = normalizeOptions(opts);
   const source = sourceOf(geojson);
   return db.transaction(async (tx) => {
-    let ds = await lockDataset(tx, o.name);
-    if (!ds) {
-      const r = await reserveDataset(tx, o.name);
-      if (r.created) {
-        const { added } = await writeNewTable(tx, r.id, r.table, source, o, tuning);
-        return { name: o.name, num_features: added, added };
-      }
-      ds = r.ds;
-    }
+    const found = await lockOrCreate(tx, source, o, tuning);
+    if ('added' in found) return found;
+    const ds = found;
     const acc = ds.fieldStats ? new StatsAccumulator() : null;
     const added = await insertFeatures(tx, ds.table, ds.propertiesType, source, deriveOf(o), acc, tuning);
     const stats = ds.fieldStats && acc ? mergeStats(ds.fieldStats, acc.toStored()) : null;
