@@ -6,7 +6,7 @@
  * - the reference: a raw COPY of the same rows into an indexed table (server only: COPY hangs PGlite);
  * - recreate of 20,000 ten-vertex polygons, append of 10,000 points, convert_properties of 200,000.
  */
-import { spawn } from 'node:child_process';
+
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
@@ -23,6 +23,7 @@ import { createDatasetIndexes, createDatasetTable, safeTable } from '../lib/geod
 import { convertProperties } from '../lib/geodatasets/manage.ts';
 import { recreateGeodataset } from '../lib/geodatasets/write.ts';
 import { prepareDatabase } from '../scripts/devServer.ts';
+import { runChild as runChildProcess } from './child.ts';
 import { points, polygons, writeFeatureCollection } from './data.ts';
 
 const N_POINTS = Number(process.env.BENCH_POINTS) || 200_000;
@@ -80,40 +81,26 @@ async function child(mode: string, file: string, name: string): Promise<void> {
   );
 }
 
-function runChild(
+async function runChild(
   mode: string,
   file: string,
   name: string,
   url: string,
   token: string,
 ): Promise<ChildResult> {
-  return new Promise((ok, fail) => {
-    const p = spawn(process.execPath, [self, '--child', mode, file, name], {
-      env: {
-        ...process.env,
-        DATABASE_URL: url,
-        BENCH_TOKEN: token,
-        MAX_BODY_BYTES: String(512 * 1024 * 1024),
-        STATEMENT_TIMEOUT_MS: '600000',
-        LOG_LEVEL: 'warn',
-      },
-      stdio: ['ignore', 'pipe', 'inherit'],
-    });
-    let out = '';
-    p.stdout.on('data', (d) => {
-      out += d;
-    });
-    p.on('exit', (code) => {
-      const line = out.trim().split('\n').pop() ?? '';
-      try {
-        const r = JSON.parse(line) as ChildResult;
-        if (r.statusCode !== 200) fail(new Error(`${mode} answered ${r.statusCode}: ${r.body}`));
-        else ok(r);
-      } catch {
-        fail(new Error(`child ${mode} exited ${code}: ${out.slice(-500)}`));
-      }
-    });
-  });
+  const r = await runChildProcess<ChildResult>(
+    self,
+    [mode, file, name],
+    {
+      DATABASE_URL: url,
+      BENCH_TOKEN: token,
+      MAX_BODY_BYTES: String(512 * 1024 * 1024),
+      STATEMENT_TIMEOUT_MS: '600000',
+    },
+    mode,
+  );
+  if (r.statusCode !== 200) throw new Error(`${mode} answered ${r.statusCode}: ${r.body}`);
+  return r;
 }
 
 function copyText(s: string): string {

@@ -10,7 +10,6 @@
  * The ratio handler / SQL alone is printed against the case's target. Cases are a list: tile cases add
  * entries to `readCases` (an `event` for the handler and a `sqlAlone` for the reference).
  */
-import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
 import postgres from 'postgres';
@@ -21,6 +20,7 @@ import { parseReadFilters, resolveReadFilters } from '../lib/geodatasets/filters
 import { parseGeojsonOptions, readFeatureCollection } from '../lib/geodatasets/geojson.ts';
 import { recreateGeodataset } from '../lib/geodatasets/write.ts';
 import { prepareDatabase, startService } from '../scripts/devServer.ts';
+import { runChild as runChildProcess } from './child.ts';
 import { CLUSTER, featureCollectionText, points } from './data.ts';
 
 const N_POINTS = Number(process.env.BENCH_POINTS) || 200_000;
@@ -137,27 +137,12 @@ async function child(caseJson: string): Promise<void> {
 }
 
 function runChild(c: ReadCase, url: string): Promise<{ ms: number; maxRssMB: number; bytes: number }> {
-  return new Promise((ok, fail) => {
-    const p = spawn(
-      process.execPath,
-      [self, '--child', JSON.stringify({ params: c.params, headers: c.headers })],
-      {
-        env: { ...process.env, DATABASE_URL: url, LOG_LEVEL: 'warn', STATEMENT_TIMEOUT_MS: '600000' },
-        stdio: ['ignore', 'pipe', 'inherit'],
-      },
-    );
-    let out = '';
-    p.stdout.on('data', (d) => {
-      out += d;
-    });
-    p.on('exit', (code) => {
-      try {
-        ok(JSON.parse(out.trim().split('\n').pop() ?? ''));
-      } catch {
-        fail(new Error(`child for '${c.name}' exited ${code}: ${out.slice(-300)}`));
-      }
-    });
-  });
+  return runChildProcess(
+    self,
+    [JSON.stringify({ params: c.params, headers: c.headers })],
+    { DATABASE_URL: url, STATEMENT_TIMEOUT_MS: '600000' },
+    `for '${c.name}'`,
+  );
 }
 
 /** The handler measured `iterations` times (one child each): median time, largest peak RSS. */

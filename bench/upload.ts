@@ -9,7 +9,7 @@
  * - the ingest alone in its own process: the jobIngestUpload Lambda handler invoked with the S3 event of an
  *   object in a separate s3rver (no events there), its time and peak RSS (streaming: independent of size).
  */
-import { spawn } from 'node:child_process';
+
 import { randomBytes } from 'node:crypto';
 import { createReadStream, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -26,6 +26,7 @@ import { recreateGeodataset } from '../lib/geodatasets/write.ts';
 import { createUpload } from '../lib/uploads/upload.ts';
 import { startService } from '../scripts/devServer.ts';
 import { createFreshDatabase } from '../tests/setup/freshDatabase.ts';
+import { runChild as runChildProcess } from './child.ts';
 import { points, writeFeatureCollection } from './data.ts';
 
 const SERVER = process.env.DATABASE_URL || 'postgres://postgres@127.0.0.1:5432/postgres';
@@ -72,23 +73,7 @@ async function child(mode: string, a: string, b: string, c: string): Promise<voi
 }
 
 function runChild(args: string[], env: Record<string, string>): Promise<ChildResult> {
-  return new Promise((ok, fail) => {
-    const p = spawn(process.execPath, [self, '--child', ...args], {
-      env: { ...process.env, STATEMENT_TIMEOUT_MS: '850000', LOG_LEVEL: 'warn', ...env },
-      stdio: ['ignore', 'pipe', 'inherit'],
-    });
-    let out = '';
-    p.stdout.on('data', (d) => {
-      out += d;
-    });
-    p.on('exit', (code) => {
-      try {
-        ok(JSON.parse(out.trim().split('\n').pop() ?? ''));
-      } catch {
-        fail(new Error(`child ${args[0]} exited ${code}: ${out.slice(-500)}`));
-      }
-    });
-  });
+  return runChildProcess(self, args, { STATEMENT_TIMEOUT_MS: '850000', ...env }, args[0]);
 }
 
 async function put(url: string, file: string, headers: Record<string, string>) {
