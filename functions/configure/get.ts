@@ -1,8 +1,8 @@
 import { isAdmin } from '#lib/auth/permissions.ts';
 import { assertMissionName } from '#lib/configure/names.ts';
 import { readLatest, readVersion } from '#lib/configure/store.ts';
+import { forbidden, notFound, unauthorized } from '#lib/errors.ts';
 import { endpoint } from '#lib/http/endpoint.ts';
-import { forbidden, notFound, unauthorized } from '#lib/http/errors.ts';
 import { rawJson } from '#lib/http/response.ts';
 
 const query = {

@@ -1,9 +1,9 @@
+import { badRequest } from '#lib/errors.ts';
 import { requireDataset } from '#lib/geodatasets/catalog.ts';
 import { parseReadFilters, resolveReadFilters } from '#lib/geodatasets/filters.ts';
 import { parseGeojsonOptions, readFeatureCollection } from '#lib/geodatasets/geojson.ts';
 import { tileResponse } from '#lib/geodatasets/tileResponse.ts';
 import { endpoint } from '#lib/http/endpoint.ts';
-import { badRequest } from '#lib/http/errors.ts';
 import { rawJson } from '#lib/http/response.ts';
 import { redirectIfLarge } from '#lib/uploads/largeResponse.ts';
 

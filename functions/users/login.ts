@@ -3,8 +3,8 @@ import { DUMMY_HASH, verifyPassword } from '#lib/auth/passwords.ts';
 import { credentials } from '#lib/auth/schemas.ts';
 import { createSession } from '#lib/auth/sessions.ts';
 import { findUserForLogin } from '#lib/auth/users.ts';
+import { HttpError } from '#lib/errors.ts';
 import { endpoint } from '#lib/http/endpoint.ts';
-import { HttpError } from '#lib/http/errors.ts';
 import { respond } from '#lib/http/response.ts';
 
 export const handler = endpoint(

@@ -1,7 +1,7 @@
 import { username } from '#lib/auth/schemas.ts';
 import { removeUser } from '#lib/auth/users.ts';
+import { badRequest } from '#lib/errors.ts';
 import { endpoint } from '#lib/http/endpoint.ts';
-import { badRequest } from '#lib/http/errors.ts';
 
 const body = { type: 'object', required: ['username'], properties: { username } } as const;
 

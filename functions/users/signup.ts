@@ -1,8 +1,8 @@
 import { authMode, isAdmin } from '#lib/auth/permissions.ts';
 import { email, password, username } from '#lib/auth/schemas.ts';
 import { createUser } from '#lib/auth/users.ts';
+import { forbidden, unauthorized } from '#lib/errors.ts';
 import { endpoint } from '#lib/http/endpoint.ts';
-import { forbidden, unauthorized } from '#lib/http/errors.ts';
 import { respond } from '#lib/http/response.ts';
 
 const body = {

@@ -1,4 +1,4 @@
-import { forbidden, unauthorized } from '#lib/http/errors.ts';
+import { forbidden, unauthorized } from '#lib/errors.ts';
 import type { Principal } from './principal.ts';
 
 /**

@@ -1,6 +1,6 @@
 import { parse as parseCookie } from 'cookie';
 import type { Queryable } from '#lib/db/index.ts';
-import { HttpError, unauthorized } from '#lib/http/errors.ts';
+import { HttpError, unauthorized } from '#lib/errors.ts';
 import { SESSION_COOKIE, userForSession } from './sessions.ts';
 import { userForToken } from './tokens.ts';
 import type { User } from './users.ts';

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Queryable } from '#lib/db/index.ts';
-import { badRequest, notFound } from '#lib/http/errors.ts';
+import { badRequest, notFound } from '#lib/errors.ts';
 import { newSecret, sha256 } from './secrets.ts';
 import { toUser, type User } from './users.ts';
 

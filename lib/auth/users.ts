@@ -1,5 +1,5 @@
 import type { Queryable } from '#lib/db/index.ts';
-import { conflict, forbidden, notFound } from '#lib/http/errors.ts';
+import { conflict, forbidden, notFound } from '#lib/errors.ts';
 import { hashPassword } from './passwords.ts';
 
 export type Role = 'admin' | 'user';

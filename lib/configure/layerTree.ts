@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { badRequest, notFound } from '#lib/http/errors.ts';
+import { badRequest, notFound } from '#lib/errors.ts';
 import { isPlainObject } from './names.ts';
 
 /**

@@ -1,5 +1,5 @@
 import { missionName } from '#lib/auth/schemas.ts';
-import { badRequest } from '#lib/http/errors.ts';
+import { badRequest } from '#lib/errors.ts';
 
 const MISSION = new RegExp(missionName.pattern);
 

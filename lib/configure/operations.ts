@@ -1,6 +1,6 @@
 import type { Db } from '#lib/db/index.ts';
+import { badRequest, conflict, notFound } from '#lib/errors.ts';
 import { type ConfigEvent, pushToMission } from '#lib/events/push.ts';
-import { badRequest, conflict, notFound } from '#lib/http/errors.ts';
 import {
   assignUuids,
   type Config,

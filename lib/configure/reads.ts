@@ -1,7 +1,7 @@
 import { canViewMission } from '#lib/auth/permissions.ts';
 import type { Principal } from '#lib/auth/principal.ts';
 import type { Queryable } from '#lib/db/index.ts';
-import { notFound } from '#lib/http/errors.ts';
+import { notFound } from '#lib/errors.ts';
 import { assertMissionName } from './names.ts';
 import { type ConfigRecord, readLatestOfEach } from './store.ts';
 

@@ -1,5 +1,5 @@
 import type { Db, Queryable, TxSql } from '#lib/db/index.ts';
-import { HttpError, notFound } from '#lib/http/errors.ts';
+import { HttpError, notFound } from '#lib/errors.ts';
 import type { Config } from './layerTree.ts';
 import { geodatasetNames, type ValidationResult, validateConfig } from './validate.ts';
 

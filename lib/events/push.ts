@@ -3,7 +3,7 @@ import {
   PostToConnectionCommand,
 } from '@aws-sdk/client-apigatewaymanagementapi';
 import type { Queryable } from '#lib/db/index.ts';
-import { log } from '#lib/http/log.ts';
+import { log } from '#lib/log.ts';
 import { dropConnection, subscribersOf } from './connections.ts';
 
 /** The payload pushed for a configuration change (API.md section 3, "Events"). */

@@ -2,8 +2,8 @@ import { authMode, canViewMission } from '#lib/auth/permissions.ts';
 import { resolvePrincipal } from '#lib/auth/principal.ts';
 import { assertMissionName } from '#lib/configure/names.ts';
 import type { Db } from '#lib/db/index.ts';
-import { HttpError } from '#lib/http/errors.ts';
-import { log } from '#lib/http/log.ts';
+import { HttpError } from '#lib/errors.ts';
+import { log } from '#lib/log.ts';
 import { connectionUser, dropConnection, saveConnection, subscribe, unsubscribe } from './connections.ts';
 import { endpointFromRequestContext } from './push.ts';
 

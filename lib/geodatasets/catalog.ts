@@ -1,5 +1,5 @@
 import type { Queryable } from '#lib/db/index.ts';
-import { badRequest, notFound } from '#lib/http/errors.ts';
+import { badRequest, notFound } from '#lib/errors.ts';
 
 /** One row of the `geodatasets` catalog. `table` is ours (derived from the id), never user text. */
 export interface Geodataset {

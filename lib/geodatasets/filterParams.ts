@@ -1,4 +1,4 @@
-import { badRequest } from '#lib/http/errors.ts';
+import { badRequest } from '#lib/errors.ts';
 
 /**
  * Parsing of the read filters of `GET /get` (geojson and mvt), intersect and aggregations from the query

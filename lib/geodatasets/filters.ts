@@ -1,6 +1,6 @@
 import type postgres from 'postgres';
 import type { Queryable } from '#lib/db/index.ts';
-import { badRequest } from '#lib/http/errors.ts';
+import { badRequest } from '#lib/errors.ts';
 import { type Geodataset, safeTable } from './catalog.ts';
 import {
   DEFAULT_FORMAT,

@@ -1,5 +1,5 @@
 import type { Db } from '#lib/db/index.ts';
-import { notFound } from '#lib/http/errors.ts';
+import { notFound } from '#lib/errors.ts';
 import { assertDatasetName, safeTable, toGeodataset } from './catalog.ts';
 import { computeStoredStats, type StoredStats } from './fieldStats.ts';
 

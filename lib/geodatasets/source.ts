@@ -1,4 +1,4 @@
-import { badRequest } from '#lib/http/errors.ts';
+import { badRequest } from '#lib/errors.ts';
 import {
   arrayElements,
   JsonScanError,

@@ -1,8 +1,8 @@
 import { createHash } from 'node:crypto';
 import { authMode } from '#lib/auth/permissions.ts';
+import { badRequest } from '#lib/errors.ts';
 import type { Geodataset } from '#lib/geodatasets/catalog.ts';
 import { parsePath } from '#lib/geodatasets/filters.ts';
-import { badRequest } from '#lib/http/errors.ts';
 
 /** MVT extent (pixels per tile side) and buffer (pixels around the tile kept for rendering). */
 export const EXTENT = 4096;

@@ -1,5 +1,5 @@
 import rewind from '@mapbox/geojson-rewind';
-import { badRequest } from '#lib/http/errors.ts';
+import { badRequest } from '#lib/errors.ts';
 
 /**
  * GeoJSON feature validation for ingest (RFC 7946, API.md section 4 and 5): a Feature with a geometry of a

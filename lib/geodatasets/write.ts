@@ -1,5 +1,5 @@
 import type { Db, TxSql } from '#lib/db/index.ts';
-import { badRequest, HttpError } from '#lib/http/errors.ts';
+import { badRequest, HttpError } from '#lib/errors.ts';
 import {
   assertDatasetName,
   createDatasetIndexes,

@@ -1,4 +1,4 @@
-import { badRequest } from '#lib/http/errors.ts';
+import { badRequest } from '#lib/errors.ts';
 import type { Span } from './jsonScan.ts';
 import { parseSpan } from './jsonScan.ts';
 import { LazyGeojson, scanObject } from './source.ts';

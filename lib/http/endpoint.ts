@@ -6,9 +6,9 @@ import type { AuthRule } from '#lib/auth/permissions.ts';
 import { assertAllowed } from '#lib/auth/permissions.ts';
 import { anonymous, type Principal, resolvePrincipal } from '#lib/auth/principal.ts';
 import { type Db, getDb } from '#lib/db/index.ts';
+import { HttpError, payloadTooLarge } from '#lib/errors.ts';
+import { log } from '#lib/log.ts';
 import { corsHeaders } from './cors.ts';
-import { HttpError, payloadTooLarge } from './errors.ts';
-import { log } from './log.ts';
 import { toProxyResult } from './response.ts';
 import { compileSchemas, describeError } from './validation.ts';
 

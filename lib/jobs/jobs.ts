@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Db, Queryable } from '#lib/db/index.ts';
-import { badRequest, notFound } from '#lib/http/errors.ts';
-import { log } from '#lib/http/log.ts';
+import { badRequest, notFound } from '#lib/errors.ts';
+import { log } from '#lib/log.ts';
 import { invokeAsync } from './invoke.ts';
 
 /** `awaiting_upload`: an upload job (lib/uploads) whose file has not arrived yet. */

@@ -1,5 +1,5 @@
 import { StringDecoder } from 'node:string_decoder';
-import { badRequest, HttpError } from '#lib/http/errors.ts';
+import { badRequest, HttpError } from '#lib/errors.ts';
 
 /**
  * A streaming reader of a GeoJSON file's `features[*]`: it follows the JSON structure chunk by chunk

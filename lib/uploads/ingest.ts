@@ -1,7 +1,7 @@
 import type { Db } from '#lib/db/index.ts';
+import { HttpError } from '#lib/errors.ts';
 import { appendGeodataset, recreateGeodataset } from '#lib/geodatasets/write.ts';
-import { HttpError } from '#lib/http/errors.ts';
-import { log } from '#lib/http/log.ts';
+import { log } from '#lib/log.ts';
 import { FeatureStream } from './featureStream.ts';
 import { deleteObject, getObjectStream } from './s3.ts';
 import { jobIdOfKey, maxUploadBytes, type UploadInput } from './upload.ts';

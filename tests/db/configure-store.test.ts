@@ -10,8 +10,8 @@ import {
   validateWithDatasets,
 } from '#lib/configure/store.ts';
 import { getDb } from '#lib/db/index.ts';
+import { HttpError } from '#lib/errors.ts';
 import { pushToMission } from '#lib/events/push.ts';
-import { HttpError } from '#lib/http/errors.ts';
 import { uniqueName } from '../helpers.ts';
 
 const db = () => getDb();

@@ -11,7 +11,7 @@ import {
   setInitialView,
   updateLayer,
 } from '#lib/configure/layerTree.ts';
-import { HttpError } from '#lib/http/errors.ts';
+import { HttpError } from '#lib/errors.ts';
 
 const U = (n: number) => `00000000-0000-4000-8000-${String(n).padStart(12, '0')}`;
 

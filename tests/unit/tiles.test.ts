@@ -1,4 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
+import { HttpError } from '#lib/errors.ts';
 import {
   etagMatches,
   normalizeTileQuery,
@@ -11,7 +12,6 @@ import {
 } from '#lib/geodatasets/tiles.ts';
 import { toVtGeometry } from '#lib/geodatasets/tilesEncode.ts';
 import { idHash } from '#lib/geodatasets/tilesSql.ts';
-import { HttpError } from '#lib/http/errors.ts';
 
 function status(fn: () => unknown): { status: number; message: string } | undefined {
   try {
