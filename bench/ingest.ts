@@ -21,7 +21,7 @@ import { startEmbedded } from '../lib/db/embedded.ts';
 import { closeDb, createDb, type Db } from '../lib/db/index.ts';
 import { createDatasetIndexes, createDatasetTable, safeTable } from '../lib/geodatasets/catalog.ts';
 import { convertProperties } from '../lib/geodatasets/manage.ts';
-import { recreateGeodataset } from '../lib/geodatasets/write.ts';
+import { recreateGeodataset } from '../lib/geodatasets/write/write.ts';
 import { prepareDatabase } from '../scripts/devServer.ts';
 import { runChild as runChildProcess } from './child.ts';
 import { points, polygons, writeFeatureCollection } from './data.ts';

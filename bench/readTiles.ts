@@ -10,10 +10,10 @@ import postgres from 'postgres';
 import { handler as getHandler } from '../functions/geodatasets/get.ts';
 import { closeDb, createDb, type Db } from '../lib/db/index.ts';
 import { type Geodataset, requireDataset } from '../lib/geodatasets/catalog.ts';
-import { parseReadFilters, resolveReadFilters, sqlWhere } from '../lib/geodatasets/filters.ts';
-import { parseTileAddress, tileEtag } from '../lib/geodatasets/tiles.ts';
-import { readTile } from '../lib/geodatasets/tilesRead.ts';
-import { recreateGeodataset } from '../lib/geodatasets/write.ts';
+import { parseReadFilters, resolveReadFilters, sqlWhere } from '../lib/geodatasets/read/filters.ts';
+import { readTile } from '../lib/geodatasets/tiles/readTile.ts';
+import { parseTileAddress, tileEtag } from '../lib/geodatasets/tiles/tileParams.ts';
+import { recreateGeodataset } from '../lib/geodatasets/write/write.ts';
 import { prepareDatabase, startService } from '../scripts/devServer.ts';
 import { CLUSTER, featureCollectionText, points } from './data.ts';
 

@@ -22,7 +22,7 @@ import { generateToken } from '../lib/auth/tokens.ts';
 import { createUser } from '../lib/auth/users.ts';
 import { freePort } from '../lib/db/embedded.ts';
 import { closeDb, createDb, getDb } from '../lib/db/index.ts';
-import { recreateGeodataset } from '../lib/geodatasets/write.ts';
+import { recreateGeodataset } from '../lib/geodatasets/write/write.ts';
 import { createUpload } from '../lib/uploads/upload.ts';
 import { startService } from '../scripts/devServer.ts';
 import { createFreshDatabase } from '../tests/setup/freshDatabase.ts';

@@ -1,6 +1,6 @@
-import { parseSampleSize, readAggregations } from '#lib/geodatasets/aggregations.ts';
 import { requireDataset } from '#lib/geodatasets/catalog.ts';
-import { parseReadFilters } from '#lib/geodatasets/filters.ts';
+import { parseSampleSize, readAggregations } from '#lib/geodatasets/read/aggregations.ts';
+import { parseReadFilters } from '#lib/geodatasets/read/filters.ts';
 import { endpoint } from '#lib/http/endpoint.ts';
 
 const query = { type: 'object', properties: { layer: { type: 'string' } }, required: ['layer'] } as const;

@@ -1,6 +1,6 @@
-import { parseSampleSize, readAggregations } from '#lib/geodatasets/aggregations.ts';
-import { parseReadFilters } from '#lib/geodatasets/filters.ts';
-import { requireLayers } from '#lib/geodatasets/schema.ts';
+import { parseSampleSize, readAggregations } from '#lib/geodatasets/read/aggregations.ts';
+import { requireLayers } from '#lib/geodatasets/read/fieldTypes.ts';
+import { parseReadFilters } from '#lib/geodatasets/read/filters.ts';
 import { endpoint } from '#lib/http/endpoint.ts';
 
 const query = { type: 'object', properties: { layers: { type: 'string' } }, required: ['layers'] } as const;

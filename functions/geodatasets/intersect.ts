@@ -1,6 +1,6 @@
 import { requireDataset } from '#lib/geodatasets/catalog.ts';
-import { parseReadFilters } from '#lib/geodatasets/filters.ts';
-import { parseIntersectGeometry, readIntersect } from '#lib/geodatasets/intersect.ts';
+import { parseReadFilters } from '#lib/geodatasets/read/filters.ts';
+import { parseIntersectGeometry, readIntersect } from '#lib/geodatasets/read/intersect.ts';
 import { endpoint } from '#lib/http/endpoint.ts';
 import { rawJson } from '#lib/http/response.ts';
 

@@ -1,5 +1,5 @@
-import { runWrite } from '#lib/geodatasets/writeHandlers.ts';
-import { parseGeojsonBody } from '#lib/geodatasets/writeRequest.ts';
+import { runWrite } from '#lib/geodatasets/write/writeHandlers.ts';
+import { parseGeojsonBody } from '#lib/geodatasets/write/writeRequest.ts';
 import { endpoint } from '#lib/http/endpoint.ts';
 
 /** POST /api/geodatasets/recreate/:name — the body is the GeoJSON file. */

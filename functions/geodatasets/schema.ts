@@ -1,4 +1,4 @@
-import { readSchema, requireLayers } from '#lib/geodatasets/schema.ts';
+import { readSchema, requireLayers } from '#lib/geodatasets/read/fieldTypes.ts';
 import { endpoint } from '#lib/http/endpoint.ts';
 
 const query = { type: 'object', properties: { layers: { type: 'string' } }, required: ['layers'] } as const;

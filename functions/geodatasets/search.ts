@@ -1,5 +1,5 @@
 import { requireDataset } from '#lib/geodatasets/catalog.ts';
-import { readSearch } from '#lib/geodatasets/search.ts';
+import { readSearch } from '#lib/geodatasets/read/search.ts';
 import { endpoint } from '#lib/http/endpoint.ts';
 import { rawJson } from '#lib/http/response.ts';
 

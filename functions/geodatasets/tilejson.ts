@@ -1,6 +1,6 @@
 import { requireDataset } from '#lib/geodatasets/catalog.ts';
-import { parseTileSource } from '#lib/geodatasets/tiles.ts';
-import { publicBaseUrl, readBounds, readFieldTypes, toTileJson } from '#lib/geodatasets/tilesJson.ts';
+import { publicBaseUrl, readBounds, readFieldTypes, toTileJson } from '#lib/geodatasets/tiles/tilejson.ts';
+import { parseTileSource } from '#lib/geodatasets/tiles/tileParams.ts';
 import { endpoint } from '#lib/http/endpoint.ts';
 import { respond } from '#lib/http/response.ts';
 

@@ -1,6 +1,6 @@
 import type { Db } from '#lib/db/index.ts';
 import { HttpError } from '#lib/errors.ts';
-import { appendGeodataset, recreateGeodataset } from '#lib/geodatasets/write.ts';
+import { appendGeodataset, recreateGeodataset } from '#lib/geodatasets/write/write.ts';
 import { log } from '#lib/log.ts';
 import { FeatureStream } from './featureStream.ts';
 import { deleteObject, getObjectStream } from './s3.ts';

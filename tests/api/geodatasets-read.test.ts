@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { getDb } from '#lib/db/index.ts';
-import { recreateGeodataset } from '#lib/geodatasets/write.ts';
+import { recreateGeodataset } from '#lib/geodatasets/write/write.ts';
 import { expectedIds, numeric, type Row, readFeatures, T0 } from '../fixtures/readModel.ts';
 import { apiUrl, apiUrlLocal, call, uniqueName } from '../helpers.ts';
 

@@ -1,7 +1,7 @@
 import { describe, expect, inject, it } from 'vitest';
 import { getDb } from '#lib/db/index.ts';
 import { findDataset } from '#lib/geodatasets/catalog.ts';
-import { recreateGeodataset } from '#lib/geodatasets/write.ts';
+import { recreateGeodataset } from '#lib/geodatasets/write/write.ts';
 import { adminToken, call, uniqueName } from '../helpers.ts';
 
 const db = getDb();

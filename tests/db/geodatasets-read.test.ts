@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { getDb } from '#lib/db/index.ts';
 import type { Geodataset } from '#lib/geodatasets/catalog.ts';
-import { parseReadFilters, resolveReadFilters } from '#lib/geodatasets/filters.ts';
-import { parseGeojsonOptions, readFeatureCollection } from '#lib/geodatasets/geojson.ts';
+import { parseReadFilters, resolveReadFilters } from '#lib/geodatasets/read/filters.ts';
+import { parseGeojsonOptions, readFeatureCollection } from '#lib/geodatasets/read/geojson.ts';
 import { createFixtureDataset, dropFixtureDataset } from '../fixtures/geodatasets.ts';
 import {
   at,

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { createDb, getDb } from '#lib/db/index.ts';
 import { findDataset, type Geodataset } from '#lib/geodatasets/catalog.ts';
 import { convertProperties, recomputeMissingStats, recomputeStats } from '#lib/geodatasets/manage.ts';
-import { appendGeodataset, recreateGeodataset } from '#lib/geodatasets/write.ts';
+import { appendGeodataset, recreateGeodataset } from '#lib/geodatasets/write/write.ts';
 import { isEmbedded, uniqueName } from '../helpers.ts';
 
 const db = getDb();

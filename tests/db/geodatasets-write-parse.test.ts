@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { readPath, splitProps, toIdText, toTimestamp } from '#lib/geodatasets/derived.ts';
 import { numericValue, toFieldStatsEntry } from '#lib/geodatasets/fieldStats.ts';
-import { featureSource } from '#lib/geodatasets/source.ts';
-import { validateFeature } from '#lib/geodatasets/validate.ts';
-import { parseGeojsonBody, parseRecreateBody, splitStartEnd } from '#lib/geodatasets/writeRequest.ts';
+import { readPath, splitProps, toIdText, toTimestamp } from '#lib/geodatasets/write/derived.ts';
+import { featureSource } from '#lib/geodatasets/write/lazyGeojson.ts';
+import { validateFeature } from '#lib/geodatasets/write/validateGeometry.ts';
+import { parseGeojsonBody, parseRecreateBody, splitStartEnd } from '#lib/geodatasets/write/writeRequest.ts';
 
 describe('derived columns', () => {
   it.each([

@@ -1,7 +1,7 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { getDb } from '#lib/db/index.ts';
 import { findDataset, requireDataset } from '#lib/geodatasets/catalog.ts';
-import { appendGeodataset, recreateGeodataset } from '#lib/geodatasets/write.ts';
+import { appendGeodataset, recreateGeodataset } from '#lib/geodatasets/write/write.ts';
 import { uniqueName } from '../helpers.ts';
 
 const db = getDb();

@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { getDb } from '#lib/db/index.ts';
 import type { Geodataset } from '#lib/geodatasets/catalog.ts';
-import { parseReadFilters, sqlWhere } from '#lib/geodatasets/filters.ts';
-import type { TileAddress, TileSettings } from '#lib/geodatasets/tiles.ts';
-import { readTile, type Tile } from '#lib/geodatasets/tilesRead.ts';
+import { parseReadFilters, sqlWhere } from '#lib/geodatasets/read/filters.ts';
+import { readTile, type Tile } from '#lib/geodatasets/tiles/readTile.ts';
+import type { TileAddress, TileSettings } from '#lib/geodatasets/tiles/tileParams.ts';
 import {
   createFixtureDataset,
   decodeTile,

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { HttpError } from '#lib/errors.ts';
-import { parseIsoInstant, parsePropertyFilters, parseReadFilters } from '#lib/geodatasets/filters.ts';
-import { parseGeojsonOptions } from '#lib/geodatasets/geojson.ts';
-import { parseIntersectGeometry } from '#lib/geodatasets/intersect.ts';
+import { parseIsoInstant, parsePropertyFilters, parseReadFilters } from '#lib/geodatasets/read/filters.ts';
+import { parseGeojsonOptions } from '#lib/geodatasets/read/geojson.ts';
+import { parseIntersectGeometry } from '#lib/geodatasets/read/intersect.ts';
 
 function error(fn: () => unknown): HttpError {
   try {

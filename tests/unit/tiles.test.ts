@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { HttpError } from '#lib/errors.ts';
+import { toVtGeometry } from '#lib/geodatasets/tiles/encode.ts';
 import {
   etagMatches,
   normalizeTileQuery,
@@ -9,9 +10,8 @@ import {
   tileEtag,
   tileFilterBounds,
   tileSettings,
-} from '#lib/geodatasets/tiles.ts';
-import { toVtGeometry } from '#lib/geodatasets/tilesEncode.ts';
-import { idHash } from '#lib/geodatasets/tilesSql.ts';
+} from '#lib/geodatasets/tiles/tileParams.ts';
+import { idHash } from '#lib/geodatasets/tiles/tileSql.ts';
 
 function status(fn: () => unknown): { status: number; message: string } | undefined {
   try {

@@ -1,7 +1,7 @@
 import { badRequest } from '#lib/errors.ts';
 import type { Span } from './jsonScan.ts';
 import { parseSpan } from './jsonScan.ts';
-import { LazyGeojson, scanObject } from './source.ts';
+import { LazyGeojson, scanObject } from './lazyGeojson.ts';
 import type { WriteOptions } from './write.ts';
 
 /** A write request as the handlers receive it: what to do, the GeoJSON (still text) and the options. */

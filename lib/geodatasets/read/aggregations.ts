@@ -1,5 +1,5 @@
 import type { Queryable } from '#lib/db/index.ts';
-import { type Geodataset, safeTable } from './catalog.ts';
+import { type Geodataset, safeTable } from '../catalog.ts';
 import {
   parseInteger,
   type ReadFilters,

@@ -8,13 +8,13 @@ import {
   safeTable,
   tableNameFor,
   toGeodataset,
-} from './catalog.ts';
+} from '../catalog.ts';
+import { mergeStats, StatsAccumulator, type StoredStats } from '../fieldStats.ts';
 import { type Derive, deriveColumns, splitProps } from './derived.ts';
-import { mergeStats, StatsAccumulator, type StoredStats } from './fieldStats.ts';
-import { featureSource } from './source.ts';
-import { validateFeature } from './validate.ts';
+import { featureSource } from './lazyGeojson.ts';
+import { validateFeature } from './validateGeometry.ts';
 
-export { LazyGeojson } from './source.ts';
+export { LazyGeojson } from './lazyGeojson.ts';
 
 /** Names of the properties the derived columns come from (API.md section 4), and the source filename. */
 export interface WriteOptions {

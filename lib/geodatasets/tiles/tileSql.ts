@@ -1,7 +1,7 @@
 import type postgres from 'postgres';
 import type { Queryable } from '#lib/db/index.ts';
 import { type Geodataset, safeTable } from '#lib/geodatasets/catalog.ts';
-import { BUFFER, EXTENT, type TileAddress, tileFilterBounds } from '#lib/geodatasets/tiles.ts';
+import { BUFFER, EXTENT, type TileAddress, tileFilterBounds } from '#lib/geodatasets/tiles/tileParams.ts';
 
 type Fragment = postgres.PendingQuery<any>;
 

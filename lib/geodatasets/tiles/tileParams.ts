@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { authMode } from '#lib/auth/permissions.ts';
 import { badRequest } from '#lib/errors.ts';
 import type { Geodataset } from '#lib/geodatasets/catalog.ts';
-import { parsePath } from '#lib/geodatasets/filters.ts';
+import { parsePath } from '#lib/geodatasets/read/filters.ts';
 
 /** MVT extent (pixels per tile side) and buffer (pixels around the tile kept for rendering). */
 export const EXTENT = 4096;

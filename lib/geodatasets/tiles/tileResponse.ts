@@ -1,7 +1,13 @@
 import { header } from '#lib/auth/principal.ts';
 import type { Db } from '#lib/db/index.ts';
 import type { Geodataset } from '#lib/geodatasets/catalog.ts';
-import { parseReadFilters, resolveReadFilters, sqlWhere, withReadErrors } from '#lib/geodatasets/filters.ts';
+import {
+  parseReadFilters,
+  resolveReadFilters,
+  sqlWhere,
+  withReadErrors,
+} from '#lib/geodatasets/read/filters.ts';
+import { readTile } from '#lib/geodatasets/tiles/readTile.ts';
 import {
   etagMatches,
   parseTileAddress,
@@ -9,8 +15,7 @@ import {
   tileEtag,
   tileHeaders,
   tileSettings,
-} from '#lib/geodatasets/tiles.ts';
-import { readTile } from '#lib/geodatasets/tilesRead.ts';
+} from '#lib/geodatasets/tiles/tileParams.ts';
 import { binary, type HttpResponse, respond } from '#lib/http/response.ts';
 
 /**

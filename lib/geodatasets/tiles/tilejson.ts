@@ -2,7 +2,7 @@ import type { APIGatewayProxyEvent } from 'aws-lambda';
 import { header } from '#lib/auth/principal.ts';
 import type { Queryable } from '#lib/db/index.ts';
 import { type Geodataset, safeTable } from '#lib/geodatasets/catalog.ts';
-import { parseReadFilters } from '#lib/geodatasets/filters.ts';
+import { parseReadFilters } from '#lib/geodatasets/read/filters.ts';
 
 /** Web Mercator's latitude limit: TileJSON bounds are clamped to the part tiles can show. */
 const MERC_LAT = 85.0511287798066;

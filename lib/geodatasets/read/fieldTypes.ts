@@ -1,7 +1,7 @@
 import type { Queryable } from '#lib/db/index.ts';
 import { badRequest, notFound } from '#lib/errors.ts';
-import { assertDatasetName, findDataset, type Geodataset, safeTable } from './catalog.ts';
-import { type FieldStatsEntry, toFieldStats } from './fieldStats.ts';
+import { assertDatasetName, findDataset, type Geodataset, safeTable } from '../catalog.ts';
+import { type FieldStatsEntry, toFieldStats } from '../fieldStats.ts';
 import { sqlProps } from './filters.ts';
 
 export const MAX_LAYERS = 100;

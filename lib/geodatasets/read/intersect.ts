@@ -1,7 +1,7 @@
 import { check } from '@placemarkio/check-geojson';
 import type { Queryable } from '#lib/db/index.ts';
 import { badRequest } from '#lib/errors.ts';
-import type { Geodataset } from './catalog.ts';
+import type { Geodataset } from '../catalog.ts';
 import { type ReadFilters, resolveReadFilters } from './filters.ts';
 import { readFeaturesJson } from './geojson.ts';
 

@@ -1,6 +1,6 @@
 import type { Queryable } from '#lib/db/index.ts';
 import { badRequest } from '#lib/errors.ts';
-import type { Geodataset } from './catalog.ts';
+import type { Geodataset } from '../catalog.ts';
 import { parsePath } from './filters.ts';
 import { readFeaturesJson } from './geojson.ts';
 

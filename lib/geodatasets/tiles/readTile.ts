@@ -1,9 +1,14 @@
 import type postgres from 'postgres';
 import type { Db } from '#lib/db/index.ts';
 import type { Geodataset } from '#lib/geodatasets/catalog.ts';
-import { HARD_MAX_BYTES, type TileAddress, type TileSettings, tileSettings } from '#lib/geodatasets/tiles.ts';
-import { encodeTile, type TileRow } from '#lib/geodatasets/tilesEncode.ts';
-import { sqlTileMvt, sqlTileRows } from '#lib/geodatasets/tilesSql.ts';
+import { encodeTile, type TileRow } from '#lib/geodatasets/tiles/encode.ts';
+import {
+  HARD_MAX_BYTES,
+  type TileAddress,
+  type TileSettings,
+  tileSettings,
+} from '#lib/geodatasets/tiles/tileParams.ts';
+import { sqlTileMvt, sqlTileRows } from '#lib/geodatasets/tiles/tileSql.ts';
 
 type Fragment = postgres.PendingQuery<any>;
 

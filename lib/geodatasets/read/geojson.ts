@@ -1,7 +1,7 @@
 import type postgres from 'postgres';
 import type { Queryable } from '#lib/db/index.ts';
 import { badRequest } from '#lib/errors.ts';
-import { type Geodataset, safeTable } from './catalog.ts';
+import { type Geodataset, safeTable } from '../catalog.ts';
 import {
   parseBool,
   parseInteger,
