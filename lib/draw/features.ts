@@ -46,7 +46,7 @@ export function inSnapshot(ids: number[], current: number[], field: string, file
 
 export async function addFeature(q: Queryable, c: Caller, fileId: number, a: AddInput): Promise<Written> {
   if (a.clip && !isPolygonal(a.geometry)) {
-    throw badRequest("Body field 'clip' applies to polygons only: 'geometry' is a " + a.geometry.type + '.');
+    throw badRequest(`Body field 'clip' applies to polygons only: 'geometry' is a ${a.geometry.type}.`);
   }
   await lockFile(q, fileId, c, 'features');
   const current = await currentIds(q, fileId);
@@ -66,7 +66,7 @@ export async function addFeature(q: Queryable, c: Caller, fileId: number, a: Add
 
   const [row] = await q<{ id: number; uuid: string }[]>`
     insert into draw_features (file_id, level, intent, properties, geom)
-    values (${fileId}, ${level}, ${intent}, ${JSON.stringify(properties)}::jsonb,
+    values (${fileId}, ${level}, ${intent}, ${JSON.stringify(properties)}::text::jsonb,
       ST_SetSRID(ST_GeomFromGeoJSON(${geojson}), 4326))
     returning id, properties->>'uuid' as uuid`;
   const written = { id: row.id, uuid: row.uuid, intent, ids: [row.id] };
@@ -127,7 +127,7 @@ export async function editFeature(q: Queryable, c: Caller, fileId: number, e: Ed
         p.props->>'uuid', o.properties->>'uuid', gen_random_uuid()::text))),
       ${geojson === null ? q`o.geom` : q`ST_SetSRID(ST_GeomFromGeoJSON(${geojson}), 4326)`},
       o.id
-    from draw_features o, lateral (select coalesce(${props}::jsonb, o.properties) as props) p
+    from draw_features o, lateral (select coalesce(${props}::text::jsonb, o.properties) as props) p
     where o.id = ${e.featureId}
     returning id, properties->>'uuid' as uuid, intent`;
   await writeSnapshot(

@@ -86,7 +86,7 @@ export async function makeFile(q: Queryable, c: Caller, input: MakeInput): Promi
       publicity_type, public_editors)
     values (${c.username}, ${input.file_name}, ${input.file_description ?? ''}, ${intent},
       ${input.public ?? '1'},
-      ${input.template === undefined || input.template === null ? null : JSON.stringify(input.template)}::jsonb,
+      ${input.template === undefined || input.template === null ? null : JSON.stringify(input.template)}::text::jsonb,
       ${input.publicity_type === undefined ? 'read_only' : input.publicity_type},
       ${input.public_editors ?? []}::text[])
     returning id`;
@@ -96,7 +96,7 @@ export async function makeFile(q: Queryable, c: Caller, input: MakeInput): Promi
           insert into draw_features (file_id, level, intent, properties, geom)
           select ${f.id}, x.level, x.intent, x.properties,
             ST_SetSRID(ST_GeomFromGeoJSON(x.geometry), 4326)
-          from jsonb_to_recordset(${JSON.stringify(features)}::jsonb)
+          from jsonb_to_recordset(${JSON.stringify(features)}::text::jsonb)
             as x (level int, intent text, properties jsonb, geometry text)
           order by x.level
           returning id`
@@ -123,7 +123,7 @@ export async function changeFile(q: Queryable, c: Caller, id: number, ch: Change
       file_name = ${set('file_name') ? ch.file_name! : q`file_name`},
       file_description = ${set('file_description') ? ch.file_description! : q`file_description`},
       public = ${set('public') ? ch.public! : q`public`},
-      template = ${set('template') ? q`${ch.template === null ? null : JSON.stringify(ch.template)}::jsonb` : q`template`},
+      template = ${set('template') ? q`${ch.template === null ? null : JSON.stringify(ch.template)}::text::jsonb` : q`template`},
       publicity_type = ${set('publicity_type') ? ch.publicity_type! : q`publicity_type`},
       public_editors = ${set('public_editors') ? q`${ch.public_editors!}::text[]` : q`public_editors`},
       updated_on = now()

@@ -78,8 +78,8 @@ export async function clipUnder(
     parts as (select d.geom as g, d.path as p from rest, lateral ST_Dump(rest.g) d where not ST_IsEmpty(d.geom))
     insert into draw_features (file_id, level, intent, properties, geom)
     select ${fileId}, ${n.level}, ${n.intent},
-      case when row_number() over (order by p) = 1 then ${JSON.stringify(n.properties)}::jsonb
-        else jsonb_set(${JSON.stringify(n.properties)}::jsonb, '{uuid}', to_jsonb(gen_random_uuid()::text)) end,
+      case when row_number() over (order by p) = 1 then ${JSON.stringify(n.properties)}::text::jsonb
+        else jsonb_set(${JSON.stringify(n.properties)}::text::jsonb, '{uuid}', to_jsonb(gen_random_uuid()::text)) end,
       g
     from parts order by p
     returning id, properties->>'uuid' as uuid`;

@@ -25,7 +25,7 @@ export async function publish(q: Queryable, c: Caller): Promise<{ publish_id: nu
   }
   const [p] = await q<{ id: number }[]>`
     insert into draw_publishes (time, author, hierarchy)
-    values (${time}, ${c.username}, ${JSON.stringify(compiled.hierarchy)}::jsonb) returning id`;
+    values (${time}, ${c.username}, ${JSON.stringify(compiled.hierarchy)}::text::jsonb) returning id`;
   await q`
     ${featsCte(q, latest)}
     insert into draw_published_features (publish_id, feature_id, file_id, level, intent, properties, geom)
