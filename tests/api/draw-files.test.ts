@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { apiUrlLocal, call } from '../helpers.ts';
-import { add, admin, type As, features, history, makeFile, newUser, post, square } from './drawHelpers.ts';
+import { type As, add, admin, features, history, makeFile, newUser, post, square } from './drawHelpers.ts';
 
 let owner: As & { username: string };
 let other: As & { username: string };
@@ -35,7 +35,11 @@ describe('access', () => {
     expect(listed).toContain(file);
 
     // list_edit: only listed editors (comma string accepted)
-    await post('/api/files/change', { id: file, publicity_type: 'list_edit', public_editors: `${editor.username}` }, owner);
+    await post(
+      '/api/files/change',
+      { id: file, publicity_type: 'list_edit', public_editors: `${editor.username}` },
+      owner,
+    );
     expect(await status('/api/draw/add', { file_id: file, geometry: pt(3, 3) }, editor)).toBe(200);
     expect(await status('/api/draw/add', { file_id: file, geometry: pt(3, 3) }, other)).toBe(403);
     // list_edit but not public: editors lose write access
@@ -45,7 +49,9 @@ describe('access', () => {
     // all_edit: anyone edits features, only owner/admin change the file
     await post('/api/files/change', { id: file, public: '1', publicity_type: 'all_edit' }, owner);
     const a = await add(other, file, pt(4, 4));
-    expect(await status('/api/draw/edit', { file_id: file, feature_id: a.id, geometry: pt(5, 5) }, other)).toBe(200);
+    expect(
+      await status('/api/draw/edit', { file_id: file, feature_id: a.id, geometry: pt(5, 5) }, other),
+    ).toBe(200);
     expect(await status('/api/files/change', { id: file, file_name: 'mine now' }, other)).toBe(403);
     expect(await status('/api/files/remove', { id: file }, other)).toBe(403);
     expect(await status('/api/files/change', { id: file, file_name: 'renamed by admin' }, admin())).toBe(200);
@@ -55,7 +61,9 @@ describe('access', () => {
     expect(await status('/api/files/getfile', { id: file }, other)).toBe(404);
     expect(await status('/api/draw/add', { file_id: file, geometry: pt(1, 1) }, other)).toBe(404);
     expect(await status('/api/files/getfile', { id: file }, owner)).toBe(200);
-    expect((await post('/api/files/getfiles', {}, owner)).body.body.map((f: any) => f.id)).not.toContain(file);
+    expect((await post('/api/files/getfiles', {}, owner)).body.body.map((f: any) => f.id)).not.toContain(
+      file,
+    );
     expect(await status('/api/files/restore', { id: file }, owner)).toBe(200);
     expect(await status('/api/files/getfile', { id: file }, other)).toBe(200);
   });
@@ -101,7 +109,11 @@ describe('files', () => {
         { type: 'Feature', properties: null, geometry: pt(3, 3) },
       ],
     };
-    const made = await post('/api/files/make', { file_name: 'fc', intent: 'campaign', template: { a: 1 }, geojson: JSON.stringify(geojson) }, owner);
+    const made = await post(
+      '/api/files/make',
+      { file_name: 'fc', intent: 'campaign', template: { a: 1 }, geojson: JSON.stringify(geojson) },
+      owner,
+    );
     expect(made.status).toBe(200);
     const f1 = made.body.body.file_id;
     const f2 = await makeFile(owner);
@@ -113,7 +125,12 @@ describe('files', () => {
     const both = await post('/api/files/getfile', { id: `[${f1},${f2}]` }, owner);
     expect(both.status).toBe(200);
     expect(both.body.body.file.map((f: any) => f.id)).toEqual([f1, f2]);
-    expect(both.body.body.file[0]).toMatchObject({ public: '1', publicity_type: 'read_only', template: { a: 1 }, file_owner: owner.username });
+    expect(both.body.body.file[0]).toMatchObject({
+      public: '1',
+      publicity_type: 'read_only',
+      template: { a: 1 },
+      file_owner: owner.username,
+    });
     const fs = both.body.body.geojson.features;
     expect(fs).toHaveLength(3);
     expect(fs[0].properties).toMatchObject({ name: 'p', _: { level: 0, intent: 'campaign', file_id: f1 } });
@@ -121,7 +138,14 @@ describe('files', () => {
     const bad: [string, unknown, RegExp][] = [
       ['/api/files/make', {}, /file_name/],
       ['/api/files/make', { file_name: 'x', intent: 'nope' }, /intent/],
-      ['/api/files/make', { file_name: 'x', geojson: { type: 'FeatureCollection', features: [{ type: 'Feature', geometry: pt(500, 0) }] } }, /geojson.features\[0\].geometry/],
+      [
+        '/api/files/make',
+        {
+          file_name: 'x',
+          geojson: { type: 'FeatureCollection', features: [{ type: 'Feature', geometry: pt(500, 0) }] },
+        },
+        /geojson.features\[0\].geometry/,
+      ],
       ['/api/files/getfile', { id: 'abc' }, /id/],
       ['/api/files/change', { id: f1, public: 'maybe' }, /public/],
       ['/api/files/change', { id: f1, publicity_type: 'everyone' }, /publicity_type/],
@@ -138,13 +162,22 @@ describe('files', () => {
   it('renames and removes keywords in the caller own files only', async () => {
     const mine = await makeFile(owner, { file_description: 'plan ~#alpha ~@box ~#alphabet' });
     const theirs = await makeFile(other, { file_description: 'x ~#alpha' });
-    const r = await post('/api/files/modifykeyword', { keyword: 'alpha', type: 'tags', newKeyword: 'beta' }, owner);
+    const r = await post(
+      '/api/files/modifykeyword',
+      { keyword: 'alpha', type: 'tags', newKeyword: 'beta' },
+      owner,
+    );
     expect(r.status).toBe(200);
     expect(r.body.body.count).toBe(1);
-    const read = async (id: number, as: As) => (await post('/api/files/getfile', { id }, as)).body.body.file[0].file_description;
+    const read = async (id: number, as: As) =>
+      (await post('/api/files/getfile', { id }, as)).body.body.file[0].file_description;
     expect(await read(mine, owner)).toBe('plan ~#beta ~@box ~#alphabet');
     expect(await read(theirs, other)).toBe('x ~#alpha');
-    const rm = await post('/api/files/modifykeyword', { keyword: 'box', type: 'folders', newKeyword: null }, owner);
+    const rm = await post(
+      '/api/files/modifykeyword',
+      { keyword: 'box', type: 'folders', newKeyword: null },
+      owner,
+    );
     expect(rm.body.body.count).toBe(1);
     expect(await read(mine, owner)).toBe('plan ~#beta ~#alphabet');
   });
@@ -152,14 +185,28 @@ describe('files', () => {
 
 describe('compile and publish', () => {
   it('builds the hierarchy, reports issues, refuses to publish with them, publishes without', async () => {
-    const masters = (await post('/api/files/getfiles', {}, admin())).body.body.filter((f: any) => f.is_master);
+    const masters = (await post('/api/files/getfiles', {}, admin())).body.body.filter(
+      (f: any) => f.is_master,
+    );
     const m = Object.fromEntries(masters.map((f: any) => [f.intent, f.id]));
     const roi = await add(admin(), m.roi, square(0, 0, 10), { intent: 'roi', properties: { name: 'R' } });
-    const camp = await add(admin(), m.campaign, square(1, 1, 4), { intent: 'campaign', properties: { name: 'C' } });
-    const site = await add(admin(), m.campsite, square(2, 2, 1), { intent: 'campsite', properties: { name: 'S' } });
+    const camp = await add(admin(), m.campaign, square(1, 1, 4), {
+      intent: 'campaign',
+      properties: { name: 'C' },
+    });
+    const site = await add(admin(), m.campsite, square(2, 2, 1), {
+      intent: 'campsite',
+      properties: { name: 'S' },
+    });
     // A signpost on the campsite's edge counts as inside (within 5e-6 degrees).
-    const sign = await add(admin(), m.signpost, pt(3 + 3e-6, 2.5), { intent: 'signpost', properties: { name: 'P' } });
-    const orphan = await add(admin(), m.campaign, square(50, 50, 1), { intent: 'campaign', properties: { name: 'C' } });
+    const sign = await add(admin(), m.signpost, pt(3 + 3e-6, 2.5), {
+      intent: 'signpost',
+      properties: { name: 'P' },
+    });
+    const orphan = await add(admin(), m.campaign, square(50, 50, 1), {
+      intent: 'campaign',
+      properties: { name: 'C' },
+    });
 
     const c1 = await call('GET', '/api/files/compile', { token: admin().token });
     expect(c1.status).toBe(200);
@@ -167,14 +214,27 @@ describe('compile and publish', () => {
     expect(changes).toBe(false);
     expect(hierarchy).toEqual([
       {
-        id: roi.id, intent: 'roi', name: 'R', uuid: roi.uuid,
-        children: [{
-          id: camp.id, intent: 'campaign', name: 'C', uuid: camp.uuid,
-          children: [{
-            id: site.id, intent: 'campsite', name: 'S', uuid: site.uuid,
-            children: [{ id: sign.id, intent: 'signpost', name: 'P', uuid: sign.uuid, children: [] }],
-          }],
-        }],
+        id: roi.id,
+        intent: 'roi',
+        name: 'R',
+        uuid: roi.uuid,
+        children: [
+          {
+            id: camp.id,
+            intent: 'campaign',
+            name: 'C',
+            uuid: camp.uuid,
+            children: [
+              {
+                id: site.id,
+                intent: 'campsite',
+                name: 'S',
+                uuid: site.uuid,
+                children: [{ id: sign.id, intent: 'signpost', name: 'P', uuid: sign.uuid, children: [] }],
+              },
+            ],
+          },
+        ],
       },
     ]);
     expect(issues.map((i: any) => i.antecedent.id).sort()).toEqual([orphan.id, orphan.id]);
@@ -200,8 +260,16 @@ describe('compile and publish', () => {
     expect(rois.body.body.features.map((f: any) => f.properties._.id)).toEqual([roi.id]);
 
     // After publishing: no changes; an edit shows up as changed; published=true still reads the publish.
-    expect((await call('GET', '/api/files/compile', { token: admin().token })).body.body.changes).toEqual({ added: [], removed: [], changed: [] });
-    const e = await post('/api/draw/edit', { file_id: m.roi, feature_id: roi.id, geometry: square(0, 0, 11) }, admin());
+    expect((await call('GET', '/api/files/compile', { token: admin().token })).body.body.changes).toEqual({
+      added: [],
+      removed: [],
+      changed: [],
+    });
+    const e = await post(
+      '/api/draw/edit',
+      { file_id: m.roi, feature_id: roi.id, geometry: square(0, 0, 11) },
+      admin(),
+    );
     expect(e.status).toBe(200);
     const c2 = await call('GET', '/api/files/compile?verbose=true', { token: admin().token });
     expect(c2.body.body.changes).toEqual({ added: [], removed: [], changed: [roi.uuid] });

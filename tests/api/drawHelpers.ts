@@ -51,7 +51,13 @@ export async function features(as: As, fileId: number, time?: number) {
 export async function history(as: As, fileId: number) {
   const r = await post('/api/files/gethistory', { id: fileId }, as);
   if (r.status !== 200) throw new Error(`gethistory failed: ${r.status} ${r.text}`);
-  return r.body.body as { history_id: number; time: number; action_index: number; history: number[]; message: string }[];
+  return r.body.body as {
+    history_id: number;
+    time: number;
+    action_index: number;
+    history: number[];
+    message: string;
+  }[];
 }
 
 export const square = (x: number, y: number, s: number) => ({
