@@ -9,6 +9,7 @@ import { type Db, getDb } from '#lib/db/index.ts';
 import { HttpError, payloadTooLarge } from '#lib/errors.ts';
 import { log } from '#lib/log.ts';
 import { corsHeaders } from './cors.ts';
+import { parseFormBody } from './formBody.ts';
 import { toProxyResult } from './response.ts';
 import { compileSchemas, describeError } from './validation.ts';
 
@@ -17,8 +18,11 @@ type Infer<S> = S extends JSONSchema ? FromSchema<S> : Record<string, any>;
 export interface EndpointOptions<Q, B, P> {
   auth: AuthRule;
   schema?: { query?: Q; body?: B; path?: P };
-  /** `json` (default): the body is parsed JSON; `raw`: the handler gets the body text untouched. */
-  body?: 'json' | 'raw';
+  /**
+   * `json` (default): the body is parsed JSON; `raw`: the handler gets the body text untouched;
+   * `json-or-form`: JSON, or a jQuery-style urlencoded form (./formBody.ts).
+   */
+  body?: 'json' | 'raw' | 'json-or-form';
   /** Largest accepted body in bytes (`MAX_BODY_BYTES`, default 6 MB: Lambda's synchronous limit). */
   maxBodyBytes?: number;
 }
@@ -66,7 +70,9 @@ export function endpoint<
     const headers = (event.headers ?? {}) as Record<string, string | undefined>;
     const principal = await resolvePrincipal(db.sql, headers);
     assertAllowed(options.auth, principal);
-    if (options.body !== 'raw') await parseJsonBody(event);
+    if (options.body !== 'raw' && !(options.body === 'json-or-form' && parseFormBody(event))) {
+      await parseJsonBody(event);
+    }
     const parts = {
       query: { ...(event.queryStringParameters ?? {}) } as Record<string, unknown>,
       path: { ...(event.pathParameters ?? {}) } as Record<string, unknown>,

@@ -1,0 +1,12 @@
+import { caller } from '#lib/draw/access.ts';
+import { undoTo } from '#lib/draw/features.ts';
+import { asBody, int } from '#lib/draw/input.ts';
+import { endpoint } from '#lib/http/endpoint.ts';
+
+export const handler = endpoint({ auth: 'user', body: 'json-or-form' }, async ({ body, principal, db }) => {
+  const b = asBody(body);
+  const fileId = int(b, 'file_id');
+  const undoTime = int(b, 'undo_time');
+  const s = await db.transaction((tx) => undoTo(tx, caller(principal), fileId, undoTime));
+  return { status: 'success', message: 'Undo successful.', body: s };
+});

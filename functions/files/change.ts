@@ -1,0 +1,13 @@
+import { caller } from '#lib/draw/access.ts';
+import { fileChanges } from '#lib/draw/fileInput.ts';
+import { changeFile } from '#lib/draw/files.ts';
+import { asBody, int } from '#lib/draw/input.ts';
+import { endpoint } from '#lib/http/endpoint.ts';
+
+export const handler = endpoint({ auth: 'user', body: 'json-or-form' }, async ({ body, principal, db }) => {
+  const b = asBody(body);
+  const id = int(b, 'id');
+  const changes = fileChanges(b);
+  const file = await db.transaction((tx) => changeFile(tx, caller(principal), id, changes));
+  return { status: 'success', message: 'Successfully changed file.', body: file };
+});
