@@ -27,7 +27,7 @@ beforeAll(() => {
     stdio: 'pipe',
   });
   template = JSON.parse(readFileSync(join(out, 'cloudformation-template-update-stack.json'), 'utf8'));
-}, 120_000);
+}, 300_000);
 
 afterAll(() => rmSync(out, { recursive: true, force: true }));
 
