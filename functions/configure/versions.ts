@@ -1,4 +1,4 @@
-import { assertMissionName } from '#lib/configure/names.ts';
+import { assertMissionName } from '#lib/auth/missionName.ts';
 import { listVersions } from '#lib/configure/store.ts';
 import { endpoint } from '#lib/http/endpoint.ts';
 

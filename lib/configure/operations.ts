@@ -1,3 +1,4 @@
+import { assertMissionName } from '#lib/auth/missionName.ts';
 import type { Db } from '#lib/db/index.ts';
 import { badRequest, conflict, notFound } from '#lib/errors.ts';
 import { type ConfigEvent, pushToMission } from '#lib/events/push.ts';
@@ -13,7 +14,7 @@ import {
   setInitialView,
   updateLayer,
 } from './layerTree.ts';
-import { assertMissionName, isPlainObject, MAX_JSON_DEPTH, nestedDeeperThan, parseJsonish } from './names.ts';
+import { isPlainObject, MAX_JSON_DEPTH, nestedDeeperThan, parseJsonish } from './names.ts';
 import { type ConfigRecord, commitChange, destroyMission, readLatest, readVersion } from './store.ts';
 import { templateConfig } from './template.ts';
 

@@ -1,6 +1,6 @@
+import { assertMissionName } from '#lib/auth/missionName.ts';
 import { authMode, canViewMission } from '#lib/auth/permissions.ts';
 import { resolvePrincipal } from '#lib/auth/principal.ts';
-import { assertMissionName } from '#lib/configure/names.ts';
 import type { Db } from '#lib/db/index.ts';
 import { HttpError } from '#lib/errors.ts';
 import { log } from '#lib/log.ts';

@@ -59,7 +59,8 @@ export type EndpointHandler = ((
 
 /**
  * The middleware list of every endpoint, outermost first (middy runs `before` top-down, `after` and
- * `onError` bottom-up): log with request id, error shape, CORS, 304, proxy result; then body limit, header
+ * `onError` bottom-up, so the error shape is built before CORS headers are added to it): log with
+ * request id, CORS, error shape, 304, proxy result; then body limit, header
  * names, database, caller, body, validation.
  */
 export function endpointMiddlewares(
@@ -67,8 +68,8 @@ export function endpointMiddlewares(
 ): EndpointMiddleware[] {
   return [
     requestLog(),
-    errorResponse(),
     cors(),
+    errorResponse(),
     conditionalRequest(),
     proxyResult(),
     bodyLimit({ limit: options.maxBodyBytes ?? maxBodyBytes() }),

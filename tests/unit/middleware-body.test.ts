@@ -42,8 +42,8 @@ describe('bodyLimit', () => {
 describe('bodyParser', () => {
   it.each([
     ['{"a":[1,2]}', { a: [1, 2] }],
-    ['', undefined],
-    ['   ', undefined],
+    ['', null],
+    ['   ', null],
   ])('json %j', async (body, parsed) => {
     const res = await echo(bodyParser())(fakeEvent({ httpMethod: 'POST', body }), fakeContext());
     expect(res).toEqual({

@@ -1,6 +1,7 @@
 import middy from '@middy/core';
 import { afterEach, describe, expect, it } from 'vitest';
 import { badRequest } from '#lib/errors.ts';
+import { endpoint } from '#lib/http/endpoint.ts';
 import { cors } from '#lib/http/middleware/cors.ts';
 import { errorResponse } from '#lib/http/middleware/errorResponse.ts';
 import { proxyResult } from '#lib/http/middleware/proxyResult.ts';
@@ -16,7 +17,7 @@ describe('cors', () => {
   it('allows every origin without credentials by default, on errors too', async () => {
     const handler = middy(async () => {
       throw badRequest('No.');
-    }).use([errorResponse(), cors(), proxyResult()]);
+    }).use([cors(), errorResponse(), proxyResult()]);
     const res = await handler(fakeEvent({ headers: { Origin: 'https://elsewhere.example' } }), fakeContext());
     expect(res).toEqual({
       statusCode: 400,
@@ -32,7 +33,7 @@ describe('cors', () => {
 
   it('echoes an allowed origin with credentials and Vary', async () => {
     process.env.CORS_ORIGINS = 'https://a.example, https://app.example';
-    const handler = middy(async () => ({ ok: 1 })).use([errorResponse(), cors(), proxyResult()]);
+    const handler = middy(async () => ({ ok: 1 })).use([cors(), errorResponse(), proxyResult()]);
     const res = await handler(fakeEvent({ headers: { origin: 'https://app.example' } }), fakeContext());
     expect(res).toEqual({
       statusCode: 200,
@@ -45,6 +46,24 @@ describe('cors', () => {
       },
       multiValueHeaders: undefined,
       body: '{"ok":1}',
+    });
+  });
+
+  it('the whole endpoint stack adds them to an auth refusal (decided before any query)', async () => {
+    const handler = endpoint({ auth: 'admin' }, async () => ({ reached: true }));
+    const res = await handler(fakeEvent({ headers: { Origin: 'https://elsewhere.example' } }), fakeContext());
+    expect(res).toEqual({
+      statusCode: 401,
+      headers: {
+        'Access-Control-Expose-Headers': 'ETag, Location',
+        'Access-Control-Allow-Origin': '*',
+        'Content-Type': json,
+      },
+      multiValueHeaders: undefined,
+      body: JSON.stringify({
+        status: 'failure',
+        message: 'Authentication required: log in or send Authorization: Bearer <token>.',
+      }),
     });
   });
 });

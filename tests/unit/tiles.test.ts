@@ -2,7 +2,6 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { HttpError } from '#lib/errors.ts';
 import { toVtGeometry } from '#lib/geodatasets/tiles/encode.ts';
 import {
-  etagMatches,
   normalizeTileQuery,
   parseTileAddress,
   parseTileSource,
@@ -12,6 +11,7 @@ import {
   tileSettings,
 } from '#lib/geodatasets/tiles/tileParams.ts';
 import { idHash } from '#lib/geodatasets/tiles/tileSql.ts';
+import { etagMatches } from '#lib/http/middleware/conditionalRequest.ts';
 
 function status(fn: () => unknown): { status: number; message: string } | undefined {
   try {

@@ -147,16 +147,6 @@ export function tileEtag(
   return `"${h}"`;
 }
 
-/** `If-None-Match` matching (RFC 9110: weak comparison, `*`, comma-separated lists). */
-export function etagMatches(ifNoneMatch: string | undefined, etag: string): boolean {
-  if (!ifNoneMatch) return false;
-  const want = etag.replace(/^W\//, '');
-  return ifNoneMatch
-    .split(',')
-    .map((t) => t.trim().replace(/^W\//, ''))
-    .some((t) => t === '*' || t === want);
-}
-
 /**
  * Cache-Control of tiles: shared caches may keep them for `maxAge` seconds; under `AUTH=local` tiles
  * are private (a shared cache would hand them to callers who are not logged in).
