@@ -29,12 +29,6 @@ export async function readLatest(sql: Queryable, mission: string): Promise<Confi
   return row ? toRecord(row) : undefined;
 }
 
-export async function requireLatest(sql: Queryable, mission: string): Promise<ConfigRecord> {
-  const rec = await readLatest(sql, mission);
-  if (!rec) throw notFound(`Unknown mission '${mission}'.`);
-  return rec;
-}
-
 export async function readVersion(
   sql: Queryable,
   mission: string,

@@ -76,7 +76,7 @@ function operation(route: ApiRoute, method: string, options: Options | undefined
   const body = options?.schema?.body as object | undefined;
   if (body && method !== 'get') op.requestBody = { required: true, ...json(body) };
   else if (options?.body === 'raw' && method !== 'get')
-    op.requestBody = { required: true, ...json({}, 'application/geo+json') };
+    op.requestBody = { description: 'The body text, read as sent.', required: false, ...json({}) };
   return JSON.parse(JSON.stringify(op));
 }
 
