@@ -19,7 +19,7 @@ import { type ConfigRecord, commitChange, destroyMission, readLatest, readVersio
 import { templateConfig } from './template.ts';
 
 /**
- * The Configure API's changes (API.md section 3): each parses its input (400 naming the field), runs as
+ * The Configure API's changes (docs/configure.md): each parses its input (400 naming the field), runs as
  * one locked read-change-validate-store step, and pushes an event to the mission's WebSocket subscribers
  * when `forceClientUpdate` is true and a version was stored.
  */

@@ -106,7 +106,7 @@ export function tileSettings(): TileSettings {
   };
 }
 
-/** Query parameters that never change a tile (API.md: mvt ignores them), left out of the ETag. */
+/** Query parameters that never change a tile (docs/tiles.md: mvt ignores them), left out of the ETag. */
 const IGNORED = new Set(['stats', 'limit', 'offset', 'limited', 'layer']);
 
 /**

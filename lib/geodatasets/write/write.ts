@@ -16,7 +16,7 @@ import { validateFeature } from './validateGeometry.ts';
 
 export { LazyGeojson } from './lazyGeojson.ts';
 
-/** Names of the properties the derived columns come from (API.md section 4), and the source filename. */
+/** Names of the properties the derived columns come from (docs/contract.md#4-geodatasets-api), and the source filename. */
 export interface WriteOptions {
   name: string;
   startProp?: string | null;
@@ -302,7 +302,7 @@ export async function recreateGeodataset(
 /**
  * Appends features to `opts.name` in one transaction, or creates it (with field_stats) when it does not
  * exist. The request's own props set the derived columns of its rows; the props stored at creation stay in
- * the entry (API.md section 5); `filename` replaces the stored one when given. field_stats, when the
+ * the entry (docs/contract.md#5-edge-cases-decided); `filename` replaces the stored one when given. field_stats, when the
  * dataset has them, are widened in the same transaction under the catalog row lock, so concurrent appends
  * lose no update.
  */
