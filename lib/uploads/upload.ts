@@ -1,6 +1,7 @@
 import type { Db, Queryable } from '#lib/db/index.ts';
 import { badRequest, payloadTooLarge } from '#lib/errors.ts';
-import { normalizeOptions, type WriteOptions } from '#lib/geodatasets/write/write.ts';
+import { normalizeOptions } from '#lib/geodatasets/write/insertFeatures.ts';
+import type { WriteOptions } from '#lib/geodatasets/write/write.ts';
 import { createJob } from '#lib/jobs/jobs.ts';
 import { envBytes, INCOMING_PREFIX, presignPut } from './s3.ts';
 
