@@ -1,14 +1,5 @@
 import type { APIGatewayProxyEvent } from 'aws-lambda';
-
-type HeaderBag = Record<string, string | undefined> | null | undefined;
-
-/** One header by name, case-insensitively (before `headerNormalizer` runs, names keep the client's case). */
-export function header(headers: HeaderBag, name: string): string | undefined {
-  if (!headers) return undefined;
-  const lower = name.toLowerCase();
-  for (const [k, v] of Object.entries(headers)) if (k.toLowerCase() === lower) return v;
-  return undefined;
-}
+import { header } from '#lib/auth/principal.ts';
 
 /**
  * The public base URL of the API for links: `PUBLIC_URL` when set; else the request's scheme and host

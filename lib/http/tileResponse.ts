@@ -1,3 +1,4 @@
+import { header } from '#lib/auth/principal.ts';
 import type { Db } from '#lib/db/index.ts';
 import type { Geodataset } from '#lib/geodatasets/catalog.ts';
 import {
@@ -14,7 +15,6 @@ import {
   tileHeaders,
   tileSettings,
 } from '#lib/geodatasets/tiles/tileParams.ts';
-import { header } from './headers.ts';
 import { etagMatches } from './middleware/conditionalRequest.ts';
 import { binary, type HttpResponse, respond } from './response.ts';
 

@@ -27,3 +27,13 @@ export function fakeEvent(over: Partial<APIGatewayProxyEvent> = {}): APIGatewayP
 export function fakeContext(): EndpointContext {
   return { awsRequestId: 'req-1', functionName: 'test' } as EndpointContext;
 }
+
+/** The whole proxy result of a failure, as `errorResponse` builds it. */
+export function failureResult(statusCode: number, message: string) {
+  return {
+    statusCode,
+    headers: { 'Content-Type': 'application/json; charset=utf-8' },
+    multiValueHeaders: undefined,
+    body: JSON.stringify({ status: 'failure', message }),
+  };
+}

@@ -6,7 +6,7 @@ import { database } from '#lib/http/middleware/database.ts';
 import { errorResponse } from '#lib/http/middleware/errorResponse.ts';
 import { proxyResult } from '#lib/http/middleware/proxyResult.ts';
 import type { EndpointContext } from '#lib/http/middleware/types.ts';
-import { fakeContext, fakeEvent } from './fakeRequest.ts';
+import { failureResult, fakeContext, fakeEvent } from './fakeRequest.ts';
 
 const json = { 'Content-Type': 'application/json; charset=utf-8' };
 
@@ -26,13 +26,6 @@ function guarded(rule: 'public' | 'viewer' | 'admin') {
   ] as never[]);
 }
 
-const failure = (statusCode: number, message: string) => ({
-  statusCode,
-  headers: json,
-  multiValueHeaders: undefined,
-  body: JSON.stringify({ status: 'failure', message }),
-});
-
 describe('authentication', () => {
   afterEach(() => {
     delete process.env.AUTH;
@@ -49,7 +42,7 @@ describe('authentication', () => {
 
   it('refuses an anonymous caller on an admin endpoint with 401 before the endpoint runs', async () => {
     expect(await guarded('admin')(fakeEvent(), fakeContext())).toEqual(
-      failure(401, 'Authentication required: log in or send Authorization: Bearer <token>.'),
+      failureResult(401, 'Authentication required: log in or send Authorization: Bearer <token>.'),
     );
   });
 
@@ -59,13 +52,13 @@ describe('authentication', () => {
     ).toBe(200);
     process.env.AUTH = 'local';
     expect(await guarded('viewer')(fakeEvent(), fakeContext())).toEqual(
-      failure(401, 'Authentication required: log in or send Authorization: Bearer <token>.'),
+      failureResult(401, 'Authentication required: log in or send Authorization: Bearer <token>.'),
     );
   });
 
   it('refuses a malformed Authorization header with 401, even on a public endpoint', async () => {
     expect(
       await guarded('public')(fakeEvent({ headers: { authorization: 'Basic abc' } }), fakeContext()),
-    ).toEqual(failure(401, "Invalid Authorization header: expected 'Bearer <token>'."));
+    ).toEqual(failureResult(401, "Invalid Authorization header: expected 'Bearer <token>'."));
   });
 });

@@ -4,7 +4,7 @@ import { HttpError } from '#lib/errors.ts';
 import { errorResponse } from '#lib/http/middleware/errorResponse.ts';
 import { proxyResult } from '#lib/http/middleware/proxyResult.ts';
 import { respond } from '#lib/http/response.ts';
-import { fakeContext, fakeEvent } from './fakeRequest.ts';
+import { failureResult, fakeContext, fakeEvent } from './fakeRequest.ts';
 
 const json = { 'Content-Type': 'application/json; charset=utf-8' };
 
@@ -52,23 +52,13 @@ describe('errorResponse + proxyResult', () => {
     const res = await stack(async () => {
       throw Object.assign(new Error('canceling statement due to statement timeout'), { code: '57014' });
     })(fakeEvent(), fakeContext());
-    expect(res).toEqual({
-      statusCode: 503,
-      headers: json,
-      multiValueHeaders: undefined,
-      body: '{"status":"failure","message":"The database took too long to answer; try a narrower request."}',
-    });
+    expect(res).toEqual(failureResult(503, 'The database took too long to answer; try a narrower request.'));
   });
 
   it('answers anything else with 500 naming only the request id', async () => {
     const res = await stack(async () => {
       throw new Error('secret internals');
     })(fakeEvent(), fakeContext());
-    expect(res).toEqual({
-      statusCode: 500,
-      headers: json,
-      multiValueHeaders: undefined,
-      body: '{"status":"failure","message":"Internal error (request req-1)."}',
-    });
+    expect(res).toEqual(failureResult(500, 'Internal error (request req-1).'));
   });
 });

@@ -4,7 +4,7 @@ import { errorResponse } from '#lib/http/middleware/errorResponse.ts';
 import { proxyResult } from '#lib/http/middleware/proxyResult.ts';
 import type { EndpointContext } from '#lib/http/middleware/types.ts';
 import { validator } from '#lib/http/middleware/validator.ts';
-import { fakeContext, fakeEvent } from './fakeRequest.ts';
+import { failureResult, fakeContext, fakeEvent } from './fakeRequest.ts';
 
 const json = { 'Content-Type': 'application/json; charset=utf-8' };
 
@@ -22,13 +22,6 @@ const handler = middy(async (_event: unknown, context: EndpointContext) => conte
   proxyResult(),
   validator({ schemas }),
 ] as never[]);
-
-const failure = (statusCode: number, message: string) => ({
-  statusCode,
-  headers: json,
-  multiValueHeaders: undefined,
-  body: JSON.stringify({ status: 'failure', message }),
-});
 
 describe('validator', () => {
   it('coerces query and path strings, fills defaults, passes the body', async () => {
@@ -65,6 +58,6 @@ describe('validator', () => {
       "Missing required body field 'layer'.",
     ],
   ])('refuses %j with 400 naming the field', async (over, message) => {
-    expect(await handler(fakeEvent(over), fakeContext())).toEqual(failure(400, message));
+    expect(await handler(fakeEvent(over), fakeContext())).toEqual(failureResult(400, message));
   });
 });

@@ -1,4 +1,4 @@
-import { header } from '../headers.ts';
+import { header } from '#lib/auth/principal.ts';
 import { type EndpointMiddleware, type EndpointRequest, proxyResponse } from './types.ts';
 
 /** Origins allowed to send credentials (cookies), from `CORS_ORIGINS` (comma-separated). */
