@@ -98,3 +98,39 @@ describe('header normalization', () => {
     });
   });
 });
+
+describe('json-or-form', () => {
+  it('parses a jQuery-style form body, and JSON otherwise', async () => {
+    const form = await echo(
+      httpHeaderNormalizer() as EndpointMiddleware,
+      bodyParser({ kind: 'json-or-form' }),
+    )(
+      fakeEvent({
+        httpMethod: 'POST',
+        headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
+        body: 'ids%5B%5D=1&ids%5B%5D=2&a%5Bb%5D=c',
+      }),
+      fakeContext(),
+    );
+    expect(form).toEqual({
+      statusCode: 200,
+      headers: json,
+      multiValueHeaders: undefined,
+      body: JSON.stringify({
+        body: { ids: ['1', '2'], a: { b: 'c' } },
+        rawBody: null,
+        headers: ['content-type'],
+      }),
+    });
+    const asJson = await echo(bodyParser({ kind: 'json-or-form' }))(
+      fakeEvent({ httpMethod: 'POST', body: '{"ids":[1]}' }),
+      fakeContext(),
+    );
+    expect(asJson).toEqual({
+      statusCode: 200,
+      headers: json,
+      multiValueHeaders: undefined,
+      body: JSON.stringify({ body: { ids: [1] }, rawBody: null, headers: [] }),
+    });
+  });
+});
