@@ -1,5 +1,5 @@
 /**
- * Seeded benchmark data (issue 3, reused by the read bench): 200,000 points with an int, a float, a string,
+ * Seeded benchmark data (docs/benchmarks.md, reused by the read bench): 200,000 points with an int, a float, a string,
  * an ISO time and one of 1,000 group ids, half of them in a dense cluster; 20,000 ten-vertex polygons.
  * Plain functions, deterministic for a given seed.
  */

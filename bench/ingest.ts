@@ -1,5 +1,5 @@
 /**
- * `npm run bench:ingest` — the write-side figures of issue 3, on the PostGIS server (DATABASE_URL or the
+ * `npm run bench:ingest` — the write-side figures of docs/benchmarks.md, on the PostGIS server (DATABASE_URL or the
  * local default; in a fresh database created and dropped here) and on the embedded database:
  * - recreate of 200,000 points through the recreate handler invoked in-process with an API Gateway event
  *   carrying the whole body, its time and the peak RSS of that process (a child process per measurement);

@@ -1,5 +1,5 @@
 /**
- * `npm run bench:read` — the read-side figures of issue 4 on the PostGIS server (DATABASE_URL or the local
+ * `npm run bench:read` — the read-side figures of docs/benchmarks.md on the PostGIS server (DATABASE_URL or the local
  * default), in a fresh database created and dropped here, with the ingest bench's seeded 200,000 points.
  *
  * Each case is measured three ways in the same run:

@@ -1,5 +1,5 @@
 /**
- * Vector tile cases of the read bench (issue 4): a z12 tile over the dense cluster, z0 over the whole
+ * Vector tile cases of the read bench (docs/benchmarks.md): a z12 tile over the dense cluster, z0 over the whole
  * 200,000-point layer, and a 304 revalidation. `tileReadCases` gives them in the shape of `bench/read.ts`'s
  * `ReadCase` (plus `headers`, `expectStatus` and absolute targets); run alone,
  * `node dist/bench/readTiles.js` (after `npm run build`) loads the same seeded data into a fresh database
@@ -54,7 +54,7 @@ function tileSql(params: Record<string, string>) {
 }
 
 /**
- * The tile cases. Targets (issue 4): the z12 tile at ≥ 0.8× the SQL-alone throughput (ratio ≤ 1.25);
+ * The tile cases. Targets (docs/benchmarks.md): the z12 tile at ≥ 0.8× the SQL-alone throughput (ratio ≤ 1.25);
  * z0 over 200,000 points ≤ 300 ms and ≤ 1 MB; a 304 ≥ 10× faster than generating the tile (ratio ≤ 0.1)
  * and touching no dataset table (check with `datasetTableReads` before and after).
  */

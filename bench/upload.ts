@@ -1,5 +1,5 @@
 /**
- * `npm run bench:upload` — the upload figures of issue 6, on the PostGIS server (DATABASE_URL or the local
+ * `npm run bench:upload` — the upload figures of docs/benchmarks.md, on the PostGIS server (DATABASE_URL or the local
  * default; in a fresh database created and dropped here), for 200,000 points (BENCH_POINTS) and, unless
  * BENCH_UPLOAD_LARGE=0, 1,000,000 points:
  * - the reference: recreate of the same file in-process (lib `recreateGeodataset` on the file's text, in a

@@ -5,6 +5,7 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import * as esbuild from 'esbuild';
+import { apiRoutesPlugin } from './apiRoutes.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 
@@ -45,13 +46,9 @@ export function buildOptions() {
     banner: {
       js: "import { createRequire as __cr } from 'node:module'; const require = __cr(import.meta.url);",
     },
-    external: [
-      '@electric-sql/pglite',
-      '@electric-sql/pglite-postgis',
-      '@electric-sql/pglite-socket',
-      'esbuild',
-    ],
+    external: ['@electric-sql/pglite', '@electric-sql/pglite-postgis', 'esbuild'],
     plugins: [
+      apiRoutesPlugin(root),
       {
         name: 'write-package-json',
         setup(build) {

@@ -8,7 +8,7 @@ const body = {
   properties: { mission: { type: 'string' } },
 } as const;
 
-/** Creates a mission (discouraged; see API.md section 3). */
+/** Creates a mission (discouraged; see docs/configure.md). */
 export const handler = endpoint({ auth: 'admin', schema: { body } }, async ({ body, db }) =>
   respond(201, await addMission(db, body)),
 );

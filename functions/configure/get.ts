@@ -1,5 +1,5 @@
+import { assertMissionName } from '#lib/auth/missionName.ts';
 import { isAdmin } from '#lib/auth/permissions.ts';
-import { assertMissionName } from '#lib/configure/names.ts';
 import { readLatest, readVersion } from '#lib/configure/store.ts';
 import { forbidden, notFound, unauthorized } from '#lib/errors.ts';
 import { endpoint } from '#lib/http/endpoint.ts';

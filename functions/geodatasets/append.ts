@@ -4,5 +4,5 @@ import { endpoint } from '#lib/http/endpoint.ts';
 
 /** POST /api/geodatasets/append/:name?start_prop&end_prop&group_id_prop&feature_id_prop&filename. */
 export const handler = endpoint({ auth: 'admin', body: 'raw' }, async ({ rawBody, path, query, db }) =>
-  runWrite(db, parseGeojsonBody('append', rawBody ?? '', path as any, query as any)),
+  runWrite(db, parseGeojsonBody('append', rawBody ?? '', path, query)),
 );

@@ -4,5 +4,5 @@ import { endpoint } from '#lib/http/endpoint.ts';
 
 /** POST /api/geodatasets/append/:name/:start_end_prop — startProp,endProp from the URL. */
 export const handler = endpoint({ auth: 'admin', body: 'raw' }, async ({ rawBody, path, query, db }) =>
-  runWrite(db, parseGeojsonBody('append', rawBody ?? '', path as any, query as any)),
+  runWrite(db, parseGeojsonBody('append', rawBody ?? '', path, query)),
 );

@@ -7,7 +7,7 @@ const path = { type: 'object', properties: { name: { type: 'string' } }, require
 
 /**
  * POST /api/geodatasets/convert_properties/:name — 202 with a job converting json properties to jsonb;
- * a dataset already jsonb answers 200 with a job already succeeded (API.md section 4).
+ * a dataset already jsonb answers 200 with a job already succeeded (docs/contract.md#4-geodatasets-api).
  */
 export const handler = endpoint({ auth: 'admin', body: 'raw', schema: { path } }, async ({ path, db }) => {
   const ds = await requireDataset(db.sql, path.name);

@@ -2,10 +2,10 @@ import { badRequest } from '#lib/errors.ts';
 import { requireDataset } from '#lib/geodatasets/catalog.ts';
 import { parseReadFilters, resolveReadFilters } from '#lib/geodatasets/read/filters.ts';
 import { parseGeojsonOptions, readFeatureCollection } from '#lib/geodatasets/read/geojson.ts';
-import { tileResponse } from '#lib/geodatasets/tiles/tileResponse.ts';
 import { endpoint } from '#lib/http/endpoint.ts';
+import { redirectIfLarge } from '#lib/http/largeResponse.ts';
 import { rawJson } from '#lib/http/response.ts';
-import { redirectIfLarge } from '#lib/uploads/largeResponse.ts';
+import { tileResponse } from '#lib/http/tileResponse.ts';
 
 const query = {
   type: 'object',

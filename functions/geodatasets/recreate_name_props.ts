@@ -4,5 +4,5 @@ import { endpoint } from '#lib/http/endpoint.ts';
 
 /** POST /api/geodatasets/recreate/:name/:start_end_prop — startProp,endProp from the URL. */
 export const handler = endpoint({ auth: 'admin', body: 'raw' }, async ({ rawBody, path, query, db }) =>
-  runWrite(db, parseGeojsonBody('recreate', rawBody ?? '', path as any, query as any)),
+  runWrite(db, parseGeojsonBody('recreate', rawBody ?? '', path, query)),
 );

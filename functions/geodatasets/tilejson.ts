@@ -1,7 +1,8 @@
 import { requireDataset } from '#lib/geodatasets/catalog.ts';
-import { publicBaseUrl, readBounds, readFieldTypes, toTileJson } from '#lib/geodatasets/tiles/tilejson.ts';
+import { readBounds, readFieldTypes, toTileJson } from '#lib/geodatasets/tiles/tilejson.ts';
 import { parseTileSource } from '#lib/geodatasets/tiles/tileParams.ts';
 import { endpoint } from '#lib/http/endpoint.ts';
+import { publicBaseUrl } from '#lib/http/headers.ts';
 import { respond } from '#lib/http/response.ts';
 
 const path = { type: 'object', properties: { name: { type: 'string' } }, required: ['name'] } as const;

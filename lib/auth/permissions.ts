@@ -2,7 +2,7 @@ import { forbidden, unauthorized } from '#lib/errors.ts';
 import type { Principal } from './principal.ts';
 
 /**
- * Who may call an endpoint (API.md section 2):
+ * Who may call an endpoint (docs/auth.md):
  * - `public`: anyone;
  * - `viewer`: anyone under `AUTH=none`, a logged-in user under `AUTH=local`;
  * - `user`: a logged-in user;

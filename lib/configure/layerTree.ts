@@ -3,7 +3,7 @@ import { badRequest, notFound } from '#lib/errors.ts';
 import { isPlainObject } from './names.ts';
 
 /**
- * Pure operations on a mission configuration's layer tree (API.md sections 3 and 5). A header is a layer
+ * Pure operations on a mission configuration's layer tree (docs/configure.md, docs/contract.md#5-edge-cases-decided). A header is a layer
  * with `type: 'header'` whose children are in `sublayers`. Every function returns a new config (the input
  * is never mutated) or throws a 400/404 `HttpError` naming what is wrong.
  */

@@ -1,23 +1,4 @@
-import { missionName } from '#lib/auth/schemas.ts';
 import { badRequest } from '#lib/errors.ts';
-
-const MISSION = new RegExp(missionName.pattern);
-
-/**
- * Checks a mission name against the rule of API.md section 3 (1–64 characters of ASCII letters, digits,
- * space, `_`, `-`) and returns it; anything else is a 400 naming `field`. Names are never trimmed.
- */
-export function assertMissionName(name: unknown, field = 'mission'): string {
-  if (typeof name !== 'string' || name.length === 0) {
-    throw badRequest(`'${field}' must be a non-empty mission name.`);
-  }
-  if (name.length > missionName.maxLength || !MISSION.test(name)) {
-    throw badRequest(
-      `'${field}' is not a valid mission name: use 1–64 characters of letters, digits, space, '_' and '-'.`,
-    );
-  }
-  return name;
-}
 
 /**
  * Accepts a JSON value, or (as MMGIS clients sometimes send) a string holding JSON; a string that is not

@@ -1,3 +1,4 @@
+import { assertMissionName } from '#lib/auth/missionName.ts';
 import type { Db } from '#lib/db/index.ts';
 import { badRequest, conflict, notFound } from '#lib/errors.ts';
 import { type ConfigEvent, pushToMission } from '#lib/events/push.ts';
@@ -13,12 +14,12 @@ import {
   setInitialView,
   updateLayer,
 } from './layerTree.ts';
-import { assertMissionName, isPlainObject, MAX_JSON_DEPTH, nestedDeeperThan, parseJsonish } from './names.ts';
+import { isPlainObject, MAX_JSON_DEPTH, nestedDeeperThan, parseJsonish } from './names.ts';
 import { type ConfigRecord, commitChange, destroyMission, readLatest, readVersion } from './store.ts';
 import { templateConfig } from './template.ts';
 
 /**
- * The Configure API's changes (API.md section 3): each parses its input (400 naming the field), runs as
+ * The Configure API's changes (docs/configure.md): each parses its input (400 naming the field), runs as
  * one locked read-change-validate-store step, and pushes an event to the mission's WebSocket subscribers
  * when `forceClientUpdate` is true and a version was stored.
  */

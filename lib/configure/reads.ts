@@ -1,8 +1,8 @@
+import { assertMissionName } from '#lib/auth/missionName.ts';
 import { canViewMission } from '#lib/auth/permissions.ts';
 import type { Principal } from '#lib/auth/principal.ts';
 import type { Queryable } from '#lib/db/index.ts';
 import { notFound } from '#lib/errors.ts';
-import { assertMissionName } from './names.ts';
 import { type ConfigRecord, readLatestOfEach } from './store.ts';
 
 /** Splits a comma-separated `mission` filter; entries are trimmed, empty ones dropped, each name checked. */
@@ -33,4 +33,15 @@ export async function exportConfigs(
     if (missing.length) throw notFound(`Unknown mission ${missing.map((m) => `'${m}'`).join(', ')}.`);
   }
   return records;
+}
+
+/**
+ * The `layers` tree of the latest configuration of every mission (no permission filter): what other
+ * domains read instead of the `configs` table, e.g. which layers use a geodataset.
+ */
+export async function readLatestLayers(sql: Queryable): Promise<{ mission: string; layers: unknown }[]> {
+  const rows = await sql`
+    select distinct on (mission) mission, config -> 'layers' as layers
+    from configs order by mission, version desc`;
+  return rows.map((r) => ({ mission: r.mission as string, layers: r.layers as unknown }));
 }

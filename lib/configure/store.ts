@@ -29,12 +29,6 @@ export async function readLatest(sql: Queryable, mission: string): Promise<Confi
   return row ? toRecord(row) : undefined;
 }
 
-export async function requireLatest(sql: Queryable, mission: string): Promise<ConfigRecord> {
-  const rec = await readLatest(sql, mission);
-  if (!rec) throw notFound(`Unknown mission '${mission}'.`);
-  return rec;
-}
-
 export async function readVersion(
   sql: Queryable,
   mission: string,
@@ -81,7 +75,7 @@ export async function validateWithDatasets(sql: Queryable, config: unknown): Pro
   return validateConfig(config, existing);
 }
 
-/** A 400 carrying the validation result at the top level (API.md section 5). */
+/** A 400 carrying the validation result at the top level (docs/contract.md#5-edge-cases-decided). */
 export function invalidConfig(result: ValidationResult): HttpError {
   const first = result.errors[0]?.reason ?? 'invalid';
   const more = result.errors.length > 1 ? ` (and ${result.errors.length - 1} more errors)` : '';

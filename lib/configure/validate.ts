@@ -1,7 +1,7 @@
 import { isPlainObject, MAX_JSON_DEPTH, nestedDeeperThan } from './names.ts';
 
 /**
- * Validation of a mission configuration (API.md section 3). Never mutates the config and never fills in
+ * Validation of a mission configuration (docs/configure.md). Never mutates the config and never fills in
  * defaults. Errors make a config invalid; warnings never do. Unknown keys are allowed everywhere (real
  * configs carry many).
  */

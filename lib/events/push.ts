@@ -6,7 +6,7 @@ import type { Queryable } from '#lib/db/index.ts';
 import { log } from '#lib/log.ts';
 import { dropConnection, subscribersOf } from './connections.ts';
 
-/** The payload pushed for a configuration change (API.md section 3, "Events"). */
+/** The payload pushed for a configuration change (docs/configure.md, "Events"). */
 export interface ConfigEvent {
   type: 'config';
   action: 'upsert' | 'addLayer' | 'updateLayer' | 'removeLayer' | 'updateInitialView';

@@ -1,6 +1,6 @@
+import { assertMissionName } from '#lib/auth/missionName.ts';
 import { authMode, canViewMission } from '#lib/auth/permissions.ts';
 import { resolvePrincipal } from '#lib/auth/principal.ts';
-import { assertMissionName } from '#lib/configure/names.ts';
 import type { Db } from '#lib/db/index.ts';
 import { HttpError } from '#lib/errors.ts';
 import { log } from '#lib/log.ts';
@@ -11,7 +11,7 @@ import { endpointFromRequestContext } from './push.ts';
  * The WebSocket routes ($connect, $disconnect, $default) as plain functions of the gateway event. A
  * client connects (its session cookie or Bearer token decides who it is), then sends
  * `{action:'subscribe', mission}`; it receives `{type:'subscribed', mission}` or `{type:'error', message}`,
- * and later the config events of API.md section 3.
+ * and later the config events of docs/configure.md.
  */
 export interface SocketEvent {
   headers?: Record<string, string | undefined> | null;

@@ -31,7 +31,7 @@ export interface StoredFieldStats {
 
 const NAME = /^[A-Za-z0-9_.-]{1,128}$/;
 
-/** API.md section 4: 1–128 letters, digits, `_`, `-`, `.`; anything else is refused, not stripped. */
+/** docs/contract.md#4-geodatasets-api: 1–128 letters, digits, `_`, `-`, `.`; anything else is refused, not stripped. */
 export function assertDatasetName(name: unknown, field = 'name'): string {
   if (typeof name !== 'string' || !NAME.test(name)) {
     throw badRequest(

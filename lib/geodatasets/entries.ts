@@ -1,3 +1,4 @@
+import { readLatestLayers } from '#lib/configure/reads.ts';
 import type { Queryable } from '#lib/db/index.ts';
 import { listDatasets } from './catalog.ts';
 import { type FieldStatsEntry, toFieldStats } from './fieldStats.ts';
@@ -51,12 +52,10 @@ export function walkLayers(
 
 /** dataset name → mission → layers using it, over the latest configuration of every mission. */
 export async function readOccurrences(sql: Queryable): Promise<Map<string, Record<string, Occurrence[]>>> {
-  const rows = await sql`
-    select distinct on (mission) mission, config -> 'layers' as layers
-    from configs order by mission, version desc`;
+  const rows = await readLatestLayers(sql);
   const out = new Map<string, Record<string, Occurrence[]>>();
   for (const r of rows) {
-    const mission = r.mission as string;
+    const mission = r.mission;
     walkLayers(r.layers, [], (dataset, o) => {
       const byMission = out.get(dataset) ?? {};
       out.set(dataset, byMission);
@@ -67,7 +66,7 @@ export async function readOccurrences(sql: Queryable): Promise<Map<string, Recor
   return out;
 }
 
-/** POST/GET /entries: every geodataset, sorted by name (code point), with the API.md extras. */
+/** POST/GET /entries: every geodataset, sorted by name (code point), with the extras of docs/geodatasets-read.md. */
 export async function listEntries(sql: Queryable): Promise<Entry[]> {
   const [datasets, occurrences] = await Promise.all([listDatasets(sql), readOccurrences(sql)]);
   return datasets.map((d) => {

@@ -3,14 +3,14 @@ import type { StoredFieldStats } from './catalog.ts';
 import { safeTable } from './catalog.ts';
 
 /**
- * Dataset-wide field statistics (spec section 2, API.md section 5). Only top-level properties are
+ * Dataset-wide field statistics (spec section 2, docs/contract.md#5-edge-cases-decided). Only top-level properties are
  * summarized; a value counts when it is a JSON number or a string that is entirely a number literal
  * (`NUMERIC_TEXT`). Stored per field: min, max, sum, sumsq, count; nullCount, avg and the population
  * stddev are derived on read by `toFieldStatsEntry`.
  */
 export type StoredStats = Record<string, StoredFieldStats>;
 
-/** The numeric rule of API.md section 5 (the same text is used in SQL by `recomputeFieldStats`). */
+/** The numeric rule of docs/contract.md#5-edge-cases-decided (the same text is used in SQL by `recomputeFieldStats`). */
 export const NUMERIC_TEXT_SOURCE = '^-?(\\d+(\\.\\d*)?|\\.\\d+)([eE][+-]?\\d+)?$';
 const NUMERIC_TEXT = new RegExp(NUMERIC_TEXT_SOURCE);
 

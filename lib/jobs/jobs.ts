@@ -7,7 +7,7 @@ import { invokeAsync } from './invoke.ts';
 /** `awaiting_upload`: an upload job (lib/uploads) whose file has not arrived yet. */
 export type JobState = 'awaiting_upload' | 'queued' | 'running' | 'succeeded' | 'failed';
 
-/** A job as GET /api/geodatasets/jobs/:id shows it (API.md section 4). */
+/** A job as GET /api/geodatasets/jobs/:id shows it (docs/contract.md#4-geodatasets-api). */
 export interface JobView {
   id: string;
   kind: string;

@@ -1,10 +1,11 @@
 import type { Db, Queryable } from '#lib/db/index.ts';
 import { badRequest, payloadTooLarge } from '#lib/errors.ts';
-import { normalizeOptions, type WriteOptions } from '#lib/geodatasets/write/write.ts';
+import { normalizeOptions } from '#lib/geodatasets/write/insertFeatures.ts';
+import type { WriteOptions } from '#lib/geodatasets/write/write.ts';
 import { createJob } from '#lib/jobs/jobs.ts';
 import { envBytes, INCOMING_PREFIX, presignPut } from './s3.ts';
 
-/** Seconds a presigned upload URL is valid (issue 6: 15 minutes). */
+/** Seconds a presigned upload URL is valid (docs/uploads.md: 15 minutes). */
 export const UPLOAD_URL_SECONDS = 15 * 60;
 /**
  * How long after its URL expired an upload job still waits for its file: S3 checks the signature when a

@@ -16,7 +16,7 @@
 
 const CACHED_PATHS = ['/api/geodatasets/get', '/api/geodatasets/get/{layer}'];
 
-/** Query parameters of GET /api/geodatasets/get that change its answer (API.md section 4). */
+/** Query parameters of GET /api/geodatasets/get that change its answer (docs/contract.md#4-geodatasets-api). */
 const QUERY_KEYS = [
   'layer',
   'type',

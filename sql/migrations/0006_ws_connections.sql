@@ -1,4 +1,4 @@
--- WebSocket clients for live configuration updates (API.md section 3, "Events"). Any Lambda instance
+-- WebSocket clients for live configuration updates (docs/configure.md, "Events"). Any Lambda instance
 -- pushes to a mission's subscribers by reading these rows; gone connections are deleted on 410.
 create table ws_connections (
   connection_id text primary key,

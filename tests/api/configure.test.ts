@@ -288,7 +288,7 @@ describe('GET /export', () => {
       token: adminToken(),
     });
     expect(admin.body.missions.map((m: any) => m.mission).sort()).toEqual([seen, hidden].sort());
-    // Latest config is public under AUTH=local too (API.md section 2).
+    // Latest config is public under AUTH=local too (docs/auth.md).
     expect((await call('GET', `/api/configure/get?mission=${hidden}`, { base })).status).toBe(200);
   });
 });

@@ -38,7 +38,7 @@ async function waitJob(id: string) {
 }
 
 describe('geodatasets write routes', () => {
-  it('POST /recreate with a JSON body sets props, filename and answers the API.md shape', async () => {
+  it('POST /recreate with a JSON body sets props, filename and answers the documented shape', async () => {
     const name = uniqueName('gdwa');
     const r = await call('POST', '/api/geodatasets/recreate', {
       ...admin(),
@@ -160,7 +160,7 @@ describe('geodatasets write routes', () => {
     expect(p.status).toBe(200);
   });
 
-  it('entries list the API.md fields, derived field_stats and occurrences in the latest configs', async () => {
+  it('entries list the documented fields, derived field_stats and occurrences in the latest configs', async () => {
     const name = uniqueName('gdwa');
     await call('POST', '/api/geodatasets/recreate', {
       ...admin(),

@@ -201,7 +201,7 @@ describe('concurrency', () => {
 });
 
 describe('field_stats', () => {
-  it('follows the numeric rule of API.md section 5', async () => {
+  it('follows the numeric rule of docs/contract.md#5-edge-cases-decided', async () => {
     const name = uniqueName('gdfs');
     const values: unknown[] = [
       12,

@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 const require = createRequire(import.meta.url);
 const GatewayCachePlugin = require('../../serverless/plugins/gateway-cache.cjs');
 
-/** Every query parameter of GET /api/geodatasets/get that changes a tile (API.md section 4). */
+/** Every query parameter of GET /api/geodatasets/get that changes a tile (docs/contract.md#4-geodatasets-api). */
 const TILE_PARAMS = [
   'layer',
   'type',

@@ -2,7 +2,6 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { HttpError } from '#lib/errors.ts';
 import { toVtGeometry } from '#lib/geodatasets/tiles/encode.ts';
 import {
-  etagMatches,
   normalizeTileQuery,
   parseTileAddress,
   parseTileSource,
@@ -11,7 +10,7 @@ import {
   tileFilterBounds,
   tileSettings,
 } from '#lib/geodatasets/tiles/tileParams.ts';
-import { idHash } from '#lib/geodatasets/tiles/tileSql.ts';
+import { etagMatches } from '#lib/http/middleware/conditionalRequest.ts';
 
 function status(fn: () => unknown): { status: number; message: string } | undefined {
   try {
@@ -281,11 +280,5 @@ describe('JS encoder geometry rules', () => {
         ],
       })?.type,
     ).toBe(2);
-  });
-
-  it('the thinning hash is Knuth multiplicative hashing modulo 2^32', () => {
-    expect(idHash(1)).toBe(2654435761);
-    expect(idHash(2)).toBe((2 * 2654435761) % 2 ** 32);
-    expect(idHash(123456789)).toBe(Number((123456789n * 2654435761n) % 4294967296n));
   });
 });

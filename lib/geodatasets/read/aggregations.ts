@@ -26,7 +26,7 @@ export interface AggregationsBody {
   aggregations: Record<string, Aggregation>;
 }
 
-/** `limit`: the sample size, default 500, clamped to [1, 1000] (API.md section 5); a non-integer is 400. */
+/** `limit`: the sample size, default 500, clamped to [1, 1000] (docs/contract.md#5-edge-cases-decided); a non-integer is 400. */
 export function parseSampleSize(query: Record<string, unknown>): number {
   const n = parseInteger(query, 'limit');
   return n === undefined ? DEFAULT_SAMPLE : Math.min(MAX_SAMPLE, Math.max(1, n));

@@ -9,7 +9,7 @@ export const MAX_LAYERS = 100;
 export const SCHEMA_SAMPLE = 1000;
 
 /**
- * `layers`: comma-separated names, at most 100 (checked before any lookup, API.md section 5), each a valid
+ * `layers`: comma-separated names, at most 100 (checked before any lookup, docs/contract.md#5-edge-cases-decided), each a valid
  * name; then every one must exist (404 naming the unknown ones). Duplicates are read once.
  */
 export async function requireLayers(sql: Queryable, value: unknown, param = 'layers'): Promise<Geodataset[]> {

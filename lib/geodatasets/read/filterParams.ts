@@ -48,7 +48,7 @@ export interface ReadFilters {
 /** The spec's default `format`: treated as "any ISO 8601" (PLATFORM.md: as a real pattern it is wrong). */
 export const DEFAULT_FORMAT = 'YYYY-MM-DDTHH:MI:SSZ';
 
-/** API.md section 5: a JSON number, or a string that is entirely a number literal. */
+/** docs/contract.md#5-edge-cases-decided: a JSON number, or a string that is entirely a number literal. */
 export const NUMERIC_RE = '^-?(\\d+(\\.\\d*)?|\\.\\d+)([eE][+-]?\\d+)?$';
 const NUMERIC = new RegExp(NUMERIC_RE);
 

@@ -46,7 +46,7 @@ export function sqlPropPath(sql: Queryable, ds: Geodataset, path: string[], alia
   return sql`(${sqlProps(sql, ds, alias)} #> ${path}::text[])`;
 }
 
-/** A jsonb value as float8 under the numeric rule of API.md section 5; NULL otherwise. */
+/** A jsonb value as float8 under the numeric rule of docs/contract.md#5-edge-cases-decided; NULL otherwise. */
 export function sqlNumeric(sql: Queryable, v: Fragment): Fragment {
   return sql`(case when jsonb_typeof(${v}) = 'number' then (${v} #>> '{}')::float8
     when jsonb_typeof(${v}) = 'string' and (${v} #>> '{}') ~ ${NUMERIC_RE} then (${v} #>> '{}')::float8 end)`;
@@ -105,7 +105,7 @@ function boundTime(sql: Queryable, w: TimeWindow, which: 'start' | 'end'): Fragm
   return sql`to_timestamp(${raw}, ${w.format ?? DEFAULT_FORMAT})`;
 }
 
-/** API.md section 4: [start, end] intersects the window; one of the two alone is an instant; neither: no match. */
+/** docs/contract.md#4-geodatasets-api: [start, end] intersects the window; one of the two alone is an instant; neither: no match. */
 export function sqlTimeWindow(
   sql: Queryable,
   ds: Geodataset,
@@ -173,7 +173,7 @@ function and(sql: Queryable, parts: Fragment[]): Fragment | undefined {
 }
 
 /**
- * The grouping key of API.md section 5 for noDuplicates and stats: `group_id` (a NULL group_id is a group
+ * The grouping key of docs/contract.md#5-edge-cases-decided for noDuplicates and stats: `group_id` (a NULL group_id is a group
  * of its own, keyed by the row id) when the dataset has a groupIdProp, else the geometry's exact bytes.
  */
 export function sqlGroupKey(sql: Queryable, ds: Geodataset, alias?: string): Fragment {

@@ -5,7 +5,7 @@ import { parsePath } from './filters.ts';
 import { readFeaturesJson } from './geojson.ts';
 
 /**
- * POST /search: the features whose property at the dot path `key` has the text `value` (API.md section 4:
+ * POST /search: the features whose property at the dot path `key` has the text `value` (docs/contract.md#4-geodatasets-api:
  * `"5"` finds 5 and "5"), as `{status:'success', body:[features]}` text built by the database.
  */
 export async function readSearch(

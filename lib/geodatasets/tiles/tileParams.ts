@@ -106,7 +106,7 @@ export function tileSettings(): TileSettings {
   };
 }
 
-/** Query parameters that never change a tile (API.md: mvt ignores them), left out of the ETag. */
+/** Query parameters that never change a tile (docs/tiles.md: mvt ignores them), left out of the ETag. */
 const IGNORED = new Set(['stats', 'limit', 'offset', 'limited', 'layer']);
 
 /**
@@ -145,16 +145,6 @@ export function tileEtag(
     .digest('base64url')
     .slice(0, 32);
   return `"${h}"`;
-}
-
-/** `If-None-Match` matching (RFC 9110: weak comparison, `*`, comma-separated lists). */
-export function etagMatches(ifNoneMatch: string | undefined, etag: string): boolean {
-  if (!ifNoneMatch) return false;
-  const want = etag.replace(/^W\//, '');
-  return ifNoneMatch
-    .split(',')
-    .map((t) => t.trim().replace(/^W\//, ''))
-    .some((t) => t === '*' || t === want);
 }
 
 /**

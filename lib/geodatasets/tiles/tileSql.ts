@@ -24,11 +24,6 @@ export function sqlIdHash(sql: Queryable, id: Fragment): Fragment {
   return sql`((${id} * 2654435761::bigint) % 4294967296::bigint)`;
 }
 
-/** The same hash in JS (tests and docs). */
-export function idHash(id: number): number {
-  return Number((BigInt(id) * 2654435761n) % 4294967296n);
-}
-
 /**
  * The common CTEs `p` (tile envelope in 3857, filter box in 4326, clip box and pixel transform) and
  * `kept` (the features of the tile), ending with `kept` ready to select from. `cand` holds at most

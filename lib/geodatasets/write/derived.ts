@@ -1,5 +1,5 @@
 /**
- * The derived columns of a stored feature (API.md sections 4 and 5): start_time/end_time parsed from the
+ * The derived columns of a stored feature (docs/contract.md#4-geodatasets-api, docs/contract.md#5-edge-cases-decided): start_time/end_time parsed from the
  * named property (a JSON number is epoch milliseconds, a string must be ISO 8601; anything else is NULL),
  * group_id/feature_id from one property or several comma-separated ones joined with ','.
  */

@@ -2,7 +2,7 @@ import rewind from '@mapbox/geojson-rewind';
 import { badRequest } from '#lib/errors.ts';
 
 /**
- * GeoJSON feature validation for ingest (RFC 7946, API.md section 4 and 5): a Feature with a geometry of a
+ * GeoJSON feature validation for ingest (RFC 7946, docs/contract.md#4-geodatasets-api, docs/contract.md#5-edge-cases-decided): a Feature with a geometry of a
  * known type, positions of 2–3 finite numbers in lon [-180, 180] / lat [-90, 90], LineStrings of ≥ 2
  * positions, closed polygon rings of ≥ 4 positions. Polygon winding is normalized with
  * `@mapbox/geojson-rewind` (right-hand rule). These are the rules `@placemarkio/check-geojson` applies; it

@@ -9,18 +9,18 @@ import {
 } from '#lib/geodatasets/read/filters.ts';
 import { readTile } from '#lib/geodatasets/tiles/readTile.ts';
 import {
-  etagMatches,
   parseTileAddress,
   parseTileSource,
   tileEtag,
   tileHeaders,
   tileSettings,
 } from '#lib/geodatasets/tiles/tileParams.ts';
-import { binary, type HttpResponse, respond } from '#lib/http/response.ts';
+import { etagMatches } from './middleware/conditionalRequest.ts';
+import { binary, type HttpResponse, respond } from './response.ts';
 
 /**
  * The `type=mvt` answer of `GET /api/geodatasets/get[/{layer}]` for a dataset already looked up
- * (API.md section 4): 400 for a bad tile address or filter; 304 when `If-None-Match` holds the current
+ * (docs/tiles.md): 400 for a bad tile address or filter; 304 when `If-None-Match` holds the current
  * ETag (decided before any dataset table is read); 204 with ETag and Cache-Control for an empty tile;
  * otherwise 200 `application/x-protobuf`. `stats`, `limit`, `offset` and `limited` are ignored.
  */

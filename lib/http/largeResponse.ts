@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { type HttpResponse, respond } from '#lib/http/response.ts';
-import { envBytes, presignGet, putObject, RESPONSES_PREFIX, uploadBucket } from './s3.ts';
+import { envBytes, presignGet, putObject, RESPONSES_PREFIX, uploadBucket } from '#lib/uploads/s3.ts';
+import { type HttpResponse, respond } from './response.ts';
 
 /** `MAX_INLINE_RESPONSE_BYTES`, default 5 MiB (below Lambda's 6 MB response limit). */
 export function maxInlineResponseBytes(): number {

@@ -1,0 +1,165 @@
+import type { TxSql } from '#lib/db/index.ts';
+import { badRequest } from '#lib/errors.ts';
+import { assertDatasetName, safeTable } from '../catalog.ts';
+import type { StatsAccumulator } from '../fieldStats.ts';
+import { type Derive, deriveColumns, splitProps } from './derived.ts';
+import { featureSource } from './lazyGeojson.ts';
+import { validateFeature } from './validateGeometry.ts';
+import type { WriteOptions, WriteTuning } from './write.ts';
+
+/**
+ * The one bulk-insert path of geodataset writes: features validated, derived and inserted in batches,
+ * field statistics accumulated in the same pass (used by recreate, append and the upload ingest).
+ */
+const DEFAULT_BATCH = 4000;
+
+/**
+ * Features arriving one at a time from a streaming parser (lib/uploads: an uploaded file read from S3).
+ * Passed as `geojson` to recreate/append, they go through the same validation, derived columns, stats and
+ * transaction as a request body; the parser's errors (HttpError 400) roll the write back like any other.
+ */
+export type FeatureStream = AsyncIterable<unknown>;
+
+export function isFeatureStream(x: unknown): x is FeatureStream {
+  return typeof (x as FeatureStream)?.[Symbol.asyncIterator] === 'function';
+}
+
+/** The features of `geojson`: a stream as is, anything else through `featureSource`. */
+export function sourceOf(geojson: unknown): Iterable<unknown> | FeatureStream {
+  return isFeatureStream(geojson) ? geojson : featureSource(geojson);
+}
+
+export function optionalProp(v: unknown, field: string): string | null {
+  if (v === undefined || v === null || v === '') return null;
+  if (typeof v !== 'string') throw badRequest(`'${field}' must be a string of property names.`);
+  if (v.length > 1000) throw badRequest(`'${field}' is longer than 1000 characters.`);
+  return v;
+}
+
+/** Checked copies of the options (strings or null), 400 naming the field otherwise. */
+export function normalizeOptions(opts: WriteOptions): Required<WriteOptions> {
+  const filename = optionalProp(opts.filename, 'filename');
+  return {
+    name: assertDatasetName(opts.name, 'name'),
+    startProp: optionalProp(opts.startProp, 'startProp'),
+    endProp: optionalProp(opts.endProp, 'endProp'),
+    groupIdProp: optionalProp(opts.groupIdProp, 'groupIdProp'),
+    featureIdProp: optionalProp(opts.featureIdProp, 'featureIdProp'),
+    filename,
+  };
+}
+
+export function deriveOf(o: Required<WriteOptions>): Derive {
+  return {
+    start: o.startProp,
+    end: o.endProp,
+    group: splitProps(o.groupIdProp),
+    feature: splitProps(o.featureIdProp),
+  };
+}
+
+/**
+ * One INSERT of a batch: rows are one JSON parameter read by `json_to_recordset`. Points come as x/y(/z)
+ * numbers (ST_MakePoint is much cheaper than parsing GeoJSON); other geometries as GeoJSON.
+ */
+export function insertSql(table: string, propertiesType: 'json' | 'jsonb'): string {
+  const t = safeTable(table);
+  // jsonb tables read the batch as jsonb (properties parsed once, not twice); json tables keep the
+  // properties' text as sent.
+  const j = propertiesType === 'json' ? 'json' : 'jsonb';
+  return `insert into ${t} (geom, properties, start_time, end_time, group_id, feature_id)
+    select case when r.x is null then ST_SetSRID(ST_GeomFromGeoJSON(r.g::text), 4326)
+                when r.z is null then ST_SetSRID(ST_MakePoint(r.x, r.y), 4326)
+                else ST_SetSRID(ST_MakePoint(r.x, r.y, r.z), 4326) end,
+           coalesce(r.p, '{}'), r.s, r.e, r.gi, r.fi
+    from ${j}_to_recordset($1::${j})
+      as r(x float8, y float8, z float8, g ${j}, p ${j}, s timestamptz, e timestamptz, gi text, fi text)`;
+}
+
+export function toRow(geometry: Record<string, unknown>, properties: Record<string, unknown>) {
+  if (geometry.type === 'Point') {
+    const c = geometry.coordinates as number[];
+    return c.length > 2 ? { x: c[0], y: c[1], z: c[2], p: properties } : { x: c[0], y: c[1], p: properties };
+  }
+  return { g: geometry, p: properties };
+}
+
+/** Database errors that mean "this input cannot be stored" (bad text in JSON, geometry PostGIS refuses). */
+export function isInputError(e: unknown): boolean {
+  const code = (e as { code?: string })?.code ?? '';
+  return code.startsWith('22') || code === 'XX000';
+}
+
+/**
+ * Validates, derives and inserts every feature of `source` into `table` in batches of `json_to_recordset`
+ * rows, accumulating field statistics in the same pass. While one batch is in the database the next one
+ * is parsed. Throws 400 naming the feature index on the first invalid feature.
+ */
+export async function insertFeatures(
+  tx: TxSql,
+  table: string,
+  propertiesType: 'json' | 'jsonb',
+  source: Iterable<unknown> | FeatureStream,
+  derive: Derive,
+  stats: StatsAccumulator | null,
+  tuning: WriteTuning,
+): Promise<number> {
+  const size = Math.max(1, tuning.batchSize ?? DEFAULT_BATCH);
+  // Small first batches start the database early; sizes then double up to `size`.
+  let limit = Math.min(size, 500);
+  const text = insertSql(table, propertiesType);
+  let batch: Record<string, unknown>[] = [];
+  let index = 0;
+  let batchNo = 0;
+  let pending = null as Promise<void> | null; // (assigned in `cut`: no narrowing to null)
+
+  const flush = (rows: Record<string, unknown>[], first: number): Promise<void> => {
+    const n = ++batchNo;
+    const p = tx
+      .unsafe(text, [rows as any])
+      .then(() => undefined)
+      .catch((e) => {
+        if (isInputError(e)) {
+          throw badRequest(
+            `Features ${first}-${first + rows.length - 1}: the database refused them (${(e as Error).message}).`,
+          );
+        }
+        throw e;
+      })
+      .then(() => tuning.afterBatch?.(n, tx));
+    p.catch(() => {}); // observed when awaited; avoids an unhandled rejection if parsing fails first
+    return p;
+  };
+
+  /** Validates and derives one feature into the batch; true when the batch is full. */
+  const take = (raw: unknown): boolean => {
+    const { geometry, properties } = validateFeature(raw, index);
+    stats?.add(properties);
+    const row: Record<string, unknown> = toRow(geometry, properties);
+    deriveColumns(properties, derive, row);
+    batch.push(row);
+    index++;
+    return batch.length >= limit;
+  };
+  const cut = async () => {
+    limit = Math.min(size, limit * 2);
+    if (pending) await pending;
+    pending = flush(batch, index - batch.length);
+    batch = [];
+  };
+
+  try {
+    if (isFeatureStream(source)) {
+      for await (const raw of source) if (take(raw)) await cut();
+    } else {
+      for (const raw of source) if (take(raw)) await cut();
+    }
+    if (pending) await pending;
+    pending = null;
+    if (batch.length) await flush(batch, index - batch.length);
+  } finally {
+    // Let the statement in flight finish before the transaction rolls back.
+    if (pending) await pending.catch(() => {});
+  }
+  return index;
+}

@@ -1,0 +1,22 @@
+import { payloadTooLarge } from '#lib/errors.ts';
+import type { EndpointMiddleware, EndpointRequest } from './types.ts';
+
+/** `MAX_BODY_BYTES`, default 6 MB: Lambda's synchronous request limit. */
+export function maxBodyBytes(): number {
+  const v = Number(process.env.MAX_BODY_BYTES);
+  return Number.isFinite(v) && v > 0 ? v : 6 * 1024 * 1024;
+}
+
+/** Refuses a body over `limit` bytes with 413 before anything reads it (base64 bodies count 4/3). */
+export function bodyLimit({ limit = maxBodyBytes() }: { limit?: number } = {}): EndpointMiddleware {
+  const bodyLimitBefore = (request: EndpointRequest) => {
+    const { body, isBase64Encoded } = request.event;
+    if (typeof body !== 'string') return;
+    if (Buffer.byteLength(body) <= (isBase64Encoded ? (limit * 4) / 3 : limit)) return;
+    throw payloadTooLarge(
+      `The request body is larger than ${limit} bytes (the API Gateway/Lambda limit). ` +
+        'Upload large GeoJSON through POST /api/geodatasets/upload (a presigned S3 URL) instead.',
+    );
+  };
+  return { before: bodyLimitBefore };
+}

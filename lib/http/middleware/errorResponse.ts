@@ -1,0 +1,44 @@
+import type { APIGatewayProxyResult } from 'aws-lambda';
+import { HttpError } from '#lib/errors.ts';
+import { log } from '#lib/log.ts';
+import { respond, toProxyResult } from '../response.ts';
+import { type EndpointMiddleware, type EndpointRequest, requestIdOf } from './types.ts';
+
+/** postgres.js: the statement was cancelled (statement timeout). */
+const QUERY_CANCELED = '57014';
+
+/**
+ * The one error shape, `{status:'failure', message, ...extra}`, as middy's `http-error-handler` does it:
+ * an `HttpError` keeps its status; a statement timeout is a 503; anything else is a 500 that names only
+ * the request id (the error itself is logged with it).
+ */
+export function toErrorResult(error: unknown, requestId: string): APIGatewayProxyResult {
+  if (error instanceof HttpError) {
+    return toProxyResult(
+      respond(error.statusCode, { status: 'failure', message: error.message, ...error.extra }),
+    );
+  }
+  if ((error as { code?: string })?.code === QUERY_CANCELED) {
+    return toProxyResult(
+      respond(503, {
+        status: 'failure',
+        message: 'The database took too long to answer; try a narrower request.',
+      }),
+    );
+  }
+  log('error', 'unhandled error', {
+    requestId,
+    error: error instanceof Error ? { name: error.name, message: error.message, stack: error.stack } : error,
+  });
+  return toProxyResult(
+    respond(500, { status: 'failure', message: `Internal error (request ${requestId}).` }),
+  );
+}
+
+export function errorResponse(): EndpointMiddleware {
+  const errorResponseOnError = (request: EndpointRequest) => {
+    if (request.response !== undefined) return;
+    request.response = toErrorResult(request.error, requestIdOf(request));
+  };
+  return { onError: errorResponseOnError };
+}

@@ -1,0 +1,29 @@
+import { HttpError } from '#lib/errors.ts';
+import { appendLogKeys, clearLogContext, log } from '#lib/log.ts';
+import { type EndpointMiddleware, type EndpointRequest, proxyResponse, requestIdOf } from './types.ts';
+
+/**
+ * Outermost: puts the request id into the log context for every line logged during the request, and
+ * writes one `request` line at the end (method, path, status, milliseconds); `error` level when the
+ * request failed with something other than an `HttpError`.
+ */
+export function requestLog(): EndpointMiddleware {
+  const requestLogBefore = (request: EndpointRequest) => {
+    (request.internal as Record<string, unknown>).started = Date.now();
+    appendLogKeys({ requestId: requestIdOf(request) });
+  };
+  const requestLogDone = (request: EndpointRequest) => {
+    const started =
+      ((request.internal as Record<string, unknown>).started as number | undefined) ?? Date.now();
+    const failed = request.error && !(request.error instanceof HttpError);
+    log(failed ? 'error' : 'info', 'request', {
+      requestId: requestIdOf(request),
+      method: request.event?.httpMethod,
+      path: request.event?.path,
+      status: proxyResponse(request)?.statusCode,
+      ms: Date.now() - started,
+    });
+    clearLogContext();
+  };
+  return { before: requestLogBefore, after: requestLogDone, onError: requestLogDone };
+}

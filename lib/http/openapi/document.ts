@@ -1,0 +1,112 @@
+import type { EndpointOptions } from '../endpoint.ts';
+import { failure, failures } from './describe.ts';
+
+/** One `http` event of serverless.yml with the module of its handler (see scripts/apiRoutes.mjs). */
+export interface ApiRoute {
+  functionName: string;
+  /** Lower-case; `any` for every method. */
+  method: string;
+  /** API Gateway form, e.g. `/api/geodatasets/get/{layer}` or `/api/{proxy+}`. */
+  path: string;
+  module: { handler?: unknown };
+}
+
+type Options = EndpointOptions<unknown, unknown, unknown>;
+type Schema = { properties?: Record<string, object>; required?: string[] };
+
+const ANY = ['get', 'post', 'put', 'patch', 'delete'];
+
+/** The options `endpoint()` attached to a handler, if it was built by `endpoint()`. */
+export function endpointOptionsOf(module: ApiRoute['module']): Options | undefined {
+  const h = module?.handler as { endpoint?: Options } | undefined;
+  return h?.endpoint;
+}
+
+/** `/api/{proxy+}` → `/api/{proxy}` (OpenAPI has no greedy parameter). */
+export function openApiPath(path: string): string {
+  return path.replace(/\{(\w+)\+\}/g, '{$1}');
+}
+
+function parameters(path: string, options: Options | undefined): object[] {
+  const out: object[] = [];
+  const pathSchema = options?.schema?.path as Schema | undefined;
+  for (const [, name] of openApiPath(path).matchAll(/\{(\w+)\}/g)) {
+    out.push({
+      name,
+      in: 'path',
+      required: true,
+      schema: pathSchema?.properties?.[name] ?? { type: 'string' },
+    });
+  }
+  const query = options?.schema?.query as Schema | undefined;
+  for (const [name, schema] of Object.entries(query?.properties ?? {})) {
+    out.push({ name, in: 'query', required: query?.required?.includes(name) ?? false, schema });
+  }
+  return out;
+}
+
+const json = (schema: object, type = 'application/json') => ({ content: { [type]: { schema } } });
+
+function responses(options: Options | undefined): Record<string, object> {
+  const out: Record<string, object> = {};
+  for (const [status, r] of Object.entries(options?.responses ?? {})) {
+    out[status] = {
+      description: r.description ?? 'Success.',
+      ...(r.schema ? json(r.schema, r.contentType) : {}),
+    };
+  }
+  if (!Object.keys(out).some((s) => s.startsWith('2'))) {
+    out['200'] = { description: 'Success (JSON).', ...json({}) };
+  }
+  for (const [status, description] of Object.entries(failures))
+    out[status] ??= { description, ...json(failure) };
+  return out;
+}
+
+function operation(route: ApiRoute, method: string, options: Options | undefined): object {
+  const op: Record<string, unknown> = {
+    operationId: route.method === 'any' ? `${route.functionName}_${method}` : route.functionName,
+    summary: options?.summary,
+    tags: [route.path.split('/')[2] ?? 'api'],
+    parameters: parameters(route.path, options),
+    responses: responses(options),
+    'x-auth': options?.auth,
+  };
+  if (options?.auth && options.auth !== 'public') op.security = [{ bearer: [] }, { session: [] }];
+  const body = options?.schema?.body as object | undefined;
+  if (body && method !== 'get') op.requestBody = { required: true, ...json(body) };
+  else if (options?.body === 'raw' && method !== 'get')
+    op.requestBody = { description: 'The body text, read as sent.', required: false, ...json({}) };
+  return JSON.parse(JSON.stringify(op));
+}
+
+/**
+ * The OpenAPI 3.1 document of every route, built from the endpoints' own options: parameters and request
+ * bodies from their JSON Schemas, `x-auth` and `security` from their auth rule, responses from their
+ * `responses` plus the shared failure shape. Generated at cold start, so it cannot drift from the code.
+ */
+export function openApiDocument(routes: ApiRoute[], info: { title: string; version: string }): object {
+  const paths: Record<string, Record<string, object>> = {};
+  for (const route of routes) {
+    const options = endpointOptionsOf(route.module);
+    const key = openApiPath(route.path);
+    paths[key] ??= {};
+    const item = paths[key];
+    for (const method of route.method === 'any' ? ANY : [route.method]) {
+      item[method] ??= operation(route, method, options);
+    }
+  }
+  return {
+    openapi: '3.1.0',
+    info,
+    jsonSchemaDialect: 'https://spec.openapis.org/oas/3.1/dialect/base',
+    paths,
+    components: {
+      securitySchemes: {
+        bearer: { type: 'http', scheme: 'bearer', description: 'A long-term API token (docs/auth.md).' },
+        session: { type: 'apiKey', in: 'cookie', name: 'MMGISSession', description: 'A login session.' },
+      },
+      schemas: { Failure: failure },
+    },
+  };
+}

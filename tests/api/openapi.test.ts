@@ -1,0 +1,99 @@
+import { Ajv2020 } from 'ajv/dist/2020.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { openApiPath } from '#lib/http/openapi/document.ts';
+import { readRoutes } from '../../scripts/apiRoutes.mjs';
+import { adminToken, call, uniqueName } from '../helpers.ts';
+
+interface Operation {
+  operationId: string;
+  'x-auth'?: string;
+  responses: Record<string, { content?: Record<string, { schema: object }> }>;
+}
+type Doc = { openapi: string; paths: Record<string, Record<string, Operation>> };
+
+const ajv = new Ajv2020({ strict: false, allErrors: true });
+let doc: Doc;
+
+/** Checks one real answer against the document: the operation of its route and method, by status. */
+function conforms(method: string, route: string, res: { status: number; body: unknown }): void {
+  const op = doc.paths[route]?.[method];
+  expect(op, `${method} ${route} is in the document`).toBeDefined();
+  const schema = op.responses[String(res.status)]?.content?.['application/json']?.schema;
+  expect(schema, `${method} ${route} documents status ${res.status}`).toBeDefined();
+  const validate = ajv.compile(schema!);
+  expect(validate(res.body), JSON.stringify(validate.errors)).toBe(true);
+}
+
+beforeAll(async () => {
+  const res = await call('GET', '/api/openapi.json');
+  expect(res.status).toBe(200);
+  doc = res.body;
+});
+
+describe('GET /api/openapi.json', () => {
+  it('is an OpenAPI 3.1 document with every http route of serverless.yml, each from its endpoint()', () => {
+    expect(doc.openapi).toBe('3.1.0');
+    const routes = readRoutes(process.cwd());
+    expect(routes.length).toBeGreaterThan(40);
+    for (const r of routes) {
+      const item = doc.paths[openApiPath(r.path)];
+      expect(item, r.path).toBeDefined();
+      const methods = r.method === 'any' ? ['get', 'post', 'put', 'patch', 'delete'] : [r.method];
+      for (const m of methods) {
+        // x-auth comes from the handler's own options: the handler was imported, not guessed.
+        expect(item[m]?.['x-auth'], `${m} ${r.path}`).toMatch(/^(public|viewer|user|admin)$/);
+      }
+    }
+  });
+
+  it('carries the endpoints’ JSON Schemas as parameters and request bodies', () => {
+    const get = doc.paths['/api/configure/get'].get as unknown as { parameters: object[] };
+    expect(get.parameters).toContainEqual({
+      name: 'mission',
+      in: 'query',
+      required: true,
+      schema: { type: 'string' },
+    });
+    const login = doc.paths['/api/users/login'].post as unknown as { requestBody: { content: object } };
+    expect(login.requestBody.content).toEqual({
+      'application/json': {
+        schema: {
+          type: 'object',
+          required: ['username', 'password'],
+          properties: {
+            username: { type: 'string', minLength: 1, maxLength: 64, pattern: '^[A-Za-z0-9_.@-]+$' },
+            password: { type: 'string', minLength: 1, maxLength: 256 },
+          },
+        },
+      },
+    });
+  });
+
+  it('describes real answers of the API', async () => {
+    const mission = uniqueName('oa');
+    const token = adminToken();
+    const add = await call('POST', '/api/configure/add', { token, body: { mission } });
+    expect(add.status).toBeLessThan(300);
+    conforms('get', '/api/configure/missions', await call('GET', '/api/configure/missions'));
+    conforms(
+      'get',
+      '/api/configure/versions',
+      await call('GET', `/api/configure/versions?mission=${mission}`, { token }),
+    );
+    conforms('get', '/api/users/logged_in', await call('GET', '/api/users/logged_in'));
+    conforms('post', '/api/geodatasets/entries', await call('POST', '/api/geodatasets/entries'));
+    // Failures: 400 naming the field, 401, 404 of an unknown mission and of an unknown route.
+    conforms('get', '/api/configure/get', await call('GET', '/api/configure/get'));
+    conforms(
+      'get',
+      '/api/configure/versions',
+      await call('GET', `/api/configure/versions?mission=${mission}`),
+    );
+    conforms(
+      'get',
+      '/api/configure/get',
+      await call('GET', `/api/configure/get?mission=${uniqueName('none')}`),
+    );
+    conforms('get', '/api/{proxy}', await call('GET', '/api/no/such/route'));
+  });
+});

@@ -1,0 +1,63 @@
+import middy from '@middy/core';
+import { describe, expect, it } from 'vitest';
+import { errorResponse } from '#lib/http/middleware/errorResponse.ts';
+import { proxyResult } from '#lib/http/middleware/proxyResult.ts';
+import type { EndpointContext } from '#lib/http/middleware/types.ts';
+import { validator } from '#lib/http/middleware/validator.ts';
+import { failureResult, fakeContext, fakeEvent } from './fakeRequest.ts';
+
+const json = { 'Content-Type': 'application/json; charset=utf-8' };
+
+const schemas = {
+  query: {
+    type: 'object',
+    properties: { limit: { type: 'integer', default: 10 }, full: { type: 'boolean' } },
+  },
+  path: { type: 'object', required: ['name'], properties: { name: { type: 'string', maxLength: 5 } } },
+  body: { type: 'object', required: ['layer'], properties: { layer: { type: 'string' } } },
+};
+
+const handler = middy(async (_event: unknown, context: EndpointContext) => context.parts).use([
+  errorResponse(),
+  proxyResult(),
+  validator({ schemas }),
+] as never[]);
+
+describe('validator', () => {
+  it('coerces query and path strings, fills defaults, passes the body', async () => {
+    const res = await handler(
+      fakeEvent({
+        queryStringParameters: { full: 'true' },
+        pathParameters: { name: 'abc' },
+        body: { layer: 'x' } as unknown as string,
+      }),
+      fakeContext(),
+    );
+    expect(res).toEqual({
+      statusCode: 200,
+      headers: json,
+      multiValueHeaders: undefined,
+      body: JSON.stringify({
+        query: { full: true, limit: 10 },
+        path: { name: 'abc' },
+        body: { layer: 'x' },
+        rawBody: null,
+      }),
+    });
+  });
+
+  it.each([
+    [{ pathParameters: { name: 'toolong' } }, "URL segment 'name' must NOT have more than 5 characters."],
+    [
+      { pathParameters: { name: 'a' }, queryStringParameters: { limit: 'ten' } },
+      "Query parameter 'limit' must be integer.",
+    ],
+    [{ pathParameters: { name: 'a' } }, 'A JSON request body is required.'],
+    [
+      { pathParameters: { name: 'a' }, body: {} as unknown as string },
+      "Missing required body field 'layer'.",
+    ],
+  ])('refuses %j with 400 naming the field', async (over, message) => {
+    expect(await handler(fakeEvent(over), fakeContext())).toEqual(failureResult(400, message));
+  });
+});
