@@ -5,6 +5,7 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import * as esbuild from 'esbuild';
+import { buildWeb } from './buildWeb.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 
@@ -67,7 +68,7 @@ export function buildOptions() {
 
 export async function buildOnce() {
   const started = Date.now();
-  await esbuild.build(buildOptions());
+  await Promise.all([esbuild.build(buildOptions()), buildWeb()]);
   return Date.now() - started;
 }
 
