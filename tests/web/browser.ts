@@ -2,7 +2,7 @@
 import { existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { type Browser, chromium, type Page } from 'playwright-core';
-import { inject } from 'vitest';
+import { expect, inject } from 'vitest';
 
 export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 
@@ -73,4 +73,9 @@ export async function countInk(browser: Browser, png: Buffer, background: [numbe
   } finally {
     await page.close();
   }
+}
+
+/** `expect.poll` with a timeout that suits a loaded machine and the embedded database. */
+export function poll<T>(fn: () => T | Promise<T>, opts: { timeout?: number } = {}) {
+  return expect.poll(fn, { timeout: 20_000, ...opts });
 }

@@ -1,7 +1,7 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { adminToken, apiUrlLocal, call, uniqueName } from '../helpers.ts';
-import { keepScreenshot, launch, openPage } from './browser.ts';
+import { keepScreenshot, launch, openPage, poll } from './browser.ts';
 
 const base = () => apiUrlLocal();
 
@@ -34,7 +34,7 @@ describe('configure console in Chromium', () => {
     await page.getByLabel('Username').fill(admin.username);
     await page.getByLabel('Password').fill('not the password');
     await page.getByRole('button', { name: 'Log in' }).click();
-    await expect.poll(() => page.getByRole('alert').textContent()).toMatch(/.+/);
+    await poll(() => page.getByRole('alert').textContent()).toMatch(/.+/);
     await expect(page.getByRole('button', { name: 'Log in' }).isVisible()).resolves.toBe(true);
     await keepScreenshot(page, 'configure-login-refused');
     // The browser itself logs the refused request (401); that one line is the expected outcome.
@@ -57,10 +57,10 @@ describe('configure console in Chromium', () => {
     expect(token.length).toBeGreaterThan(20);
     expect((await call('GET', '/api/users/list', { base: base(), token })).status).toBe(200);
     const row = page.getByRole('row').filter({ hasText: name });
-    await expect.poll(() => row.count()).toBe(1);
+    await poll(() => row.count()).toBe(1);
     await keepScreenshot(page, 'configure-tokens');
     await row.getByRole('button', { name: 'Revoke' }).click();
-    await expect.poll(() => row.count()).toBe(0);
+    await poll(() => row.count()).toBe(0);
     expect((await call('GET', '/api/users/list', { base: base(), token })).status).toBe(401);
   });
 
@@ -78,7 +78,7 @@ describe('configure console in Chromium', () => {
 
     await setEditor(page, JSON.stringify({ ...original, layers: [{ name: 'Bad', type: 'nonsense' }] }));
     await page.getByRole('button', { name: 'Save', exact: true }).click();
-    await expect.poll(() => page.getByRole('alert').textContent()).toContain('not valid');
+    await poll(() => page.getByRole('alert').textContent()).toContain('not valid');
     await keepScreenshot(page, 'configure-invalid-config');
     expect(await versions()).toBe(1);
 
@@ -92,7 +92,7 @@ describe('configure console in Chromium', () => {
 
     const v1 = page.getByRole('row').filter({ has: page.getByRole('cell', { name: '1', exact: true }) });
     await v1.getByRole('button', { name: 'Roll back' }).click();
-    await expect.poll(versions).toBe(3);
+    await poll(versions).toBe(3);
     const now = (await call('GET', `/api/configure/get?mission=${mission}`, { base: base() })).body;
     expect(now.msv.view).toEqual(original.msv.view);
   });
@@ -119,12 +119,10 @@ describe('configure console in Chromium', () => {
       .getByRole('status')
       .or(page.getByRole('alert'))
       .filter({ hasText: /Upload: |upload/ });
-    await expect
-      .poll(() => done.first().textContent(), { timeout: 30_000 })
-      .toMatch(/succeeded|failed|refused/);
+    await poll(() => done.first().textContent(), { timeout: 30_000 }).toMatch(/succeeded|failed|refused/);
     expect(await done.first().textContent()).toContain('succeeded');
     const row = page.getByRole('row').filter({ hasText: name });
-    await expect.poll(() => row.count()).toBe(1);
+    await poll(() => row.count()).toBe(1);
     await keepScreenshot(page, 'configure-geodatasets');
     expect(
       (await call('GET', '/api/geodatasets/entries', { base: base() })).body.body.entries.some(
@@ -132,7 +130,7 @@ describe('configure console in Chromium', () => {
       ),
     ).toBe(true);
     await row.getByRole('button', { name: 'Delete' }).click();
-    await expect.poll(() => row.count()).toBe(0);
+    await poll(() => row.count()).toBe(0);
     expect(
       (await call('GET', `/api/geodatasets/tilejson/${name}`, { base: base(), token: adminToken() })).status,
     ).toBe(404);

@@ -1,7 +1,7 @@
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { adminToken, apiUrl, call, uniqueName } from '../helpers.ts';
-import { countInk, keepScreenshot, launch, openPage } from './browser.ts';
+import { countInk, keepScreenshot, launch, openPage, poll } from './browser.ts';
 
 const BACKGROUND: [number, number, number] = [238, 240, 234];
 
@@ -60,28 +60,26 @@ describe('map viewer in Chromium', () => {
   it('draws the tiles, toggles the layer, shows a popup and reloads on a pushed change', async () => {
     const { page, errors } = await openPage(browser);
     await page.goto(`${apiUrl()}/?mission=${mission}`);
-    await expect.poll(() => page.getByLabel('Mission').inputValue()).toBe(mission);
+    await poll(() => page.getByLabel('Mission').inputValue()).toBe(mission);
     await page.waitForFunction(() => performance.getEntriesByName('mmgis:first-tile').length > 0, null, {
       timeout: 30_000,
     });
     const map = page.locator('#map canvas');
-    await expect
-      .poll(async () => countInk(browser, await map.screenshot(), BACKGROUND), { timeout: 15_000 })
-      .toBeGreaterThan(10_000);
+    await poll(async () => countInk(browser, await map.screenshot(), BACKGROUND), {
+      timeout: 15_000,
+    }).toBeGreaterThan(10_000);
     await keepScreenshot(page, 'viewer');
 
     const toggle = page.getByRole('checkbox', { name: 'Areas' });
     await toggle.uncheck();
-    await expect.poll(async () => countInk(browser, await map.screenshot(), BACKGROUND)).toBeLessThan(5000); // only the zoom buttons;
+    await poll(async () => countInk(browser, await map.screenshot(), BACKGROUND)).toBeLessThan(5000); // only the zoom buttons
     await toggle.check();
-    await expect
-      .poll(async () => countInk(browser, await map.screenshot(), BACKGROUND))
-      .toBeGreaterThan(10_000);
+    await poll(async () => countInk(browser, await map.screenshot(), BACKGROUND)).toBeGreaterThan(10_000);
 
     const box = (await map.boundingBox())!;
     await page.mouse.click(box.x + box.width / 2, box.y + box.height / 2);
     const popup = page.locator('.maplibregl-popup');
-    await expect.poll(() => popup.textContent()).toContain('crater');
+    await poll(() => popup.textContent()).toContain('crater');
     await keepScreenshot(page, 'viewer-popup');
 
     const add = await call('POST', '/api/configure/addLayer', {
