@@ -90,7 +90,7 @@ export function LayerTree({
             onClick={() =>
               call(
                 'updateLayer',
-                { layerUUID: l.uuid, layer: {}, placement: { path, index: i - 1 } },
+                { layerUUID: l.uuid, layer: {}, placement: path ? { path, index: i - 1 } : { index: i - 1 } },
                 'Layer moved.',
               )
             }
@@ -104,7 +104,7 @@ export function LayerTree({
             onClick={() =>
               call(
                 'updateLayer',
-                { layerUUID: l.uuid, layer: {}, placement: { path, index: i + 1 } },
+                { layerUUID: l.uuid, layer: {}, placement: path ? { path, index: i + 1 } : { index: i + 1 } },
                 'Layer moved.',
               )
             }
