@@ -135,5 +135,5 @@ describe('configure console in Chromium', () => {
       (await call('GET', `/api/geodatasets/tilejson/${name}`, { base: base(), token: adminToken() })).status,
     ).toBe(404);
     expect(errors).toEqual([]);
-  });
+  }, 120_000);
 });

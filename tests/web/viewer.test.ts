@@ -80,6 +80,7 @@ describe('map viewer in Chromium', () => {
     await page.mouse.click(box.x + box.width / 2, box.y + box.height / 2);
     const popup = page.locator('.maplibregl-popup');
     await poll(() => popup.textContent()).toContain('crater');
+    expect(await popup.textContent()).toContain('Areas');
     await keepScreenshot(page, 'viewer-popup');
 
     const add = await call('POST', '/api/configure/addLayer', {

@@ -11,6 +11,7 @@ import {
   drawnIds,
   flatLayers,
   hasTime,
+  layerId,
   type TimeWindow,
 } from './layers.ts';
 import { renderTimeSlider } from './time.ts';
@@ -68,6 +69,8 @@ map.on('sourcedata', (e) => {
 let mission = '';
 let config: MissionConfig = {};
 let time: TimeWindow | null = null;
+/** Layer names by the id their source and style layers start with (for the popup's caption). */
+const names = new Map<string, string>();
 
 async function drawLayers(layers: ConfigLayer[]) {
   clearLayers(map);
@@ -84,6 +87,8 @@ async function loadMission(name: string, fly: boolean) {
   if (fly && view.length >= 3 && view.every(Number.isFinite)) {
     map.jumpTo({ center: [view[1], view[0]], zoom: view[2] });
   }
+  names.clear();
+  for (const l of flatLayers(layers)) names.set(layerId(l), l.name);
   const timed = flatLayers(layers).filter(hasTime);
   time = timed.length ? (time ?? defaultWindow(config)) : null;
   renderTree(app.querySelector('#tree')!, layers, (layer, on) => {
@@ -117,7 +122,7 @@ map.on('click', (e) => {
   const table = document.createElement('table');
   table.className = 'props';
   const caption = table.createCaption();
-  caption.textContent = f.layer.id.replace(/^l-/, '').replace(/-(fill|line|point)$/, '');
+  caption.textContent = names.get(f.layer.id.replace(/-(fill|line|point)$/, '')) ?? '';
   for (const [k, v] of Object.entries(f.properties ?? {})) {
     const row = table.insertRow();
     const th = document.createElement('th');
