@@ -162,7 +162,9 @@ try {
     results.configure.warm.push(await measure(page, `${svc.url}/configure/missions`, false));
     await context.close();
   }
-  console.log(`web pages (${RUNS} runs, medians; serverless-offline gzips the answers; the worker script, loaded by the worker, is not in the page files)`);
+  console.log(
+    `web pages (${RUNS} runs, medians; serverless-offline gzips the answers; the worker script, loaded by the worker, is not in the page files)`,
+  );
   for (const [name, r] of Object.entries(results)) {
     const z = gzipOfPage(name === 'viewer' ? 'index' : 'configure');
     for (const kind of ['first', 'warm'] as const) {
