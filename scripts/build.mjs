@@ -6,6 +6,7 @@ import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import * as esbuild from 'esbuild';
 import { apiRoutesPlugin } from './apiRoutes.mjs';
+import { buildWeb } from './buildWeb.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 
@@ -64,7 +65,7 @@ export function buildOptions() {
 
 export async function buildOnce() {
   const started = Date.now();
-  await esbuild.build(buildOptions());
+  await Promise.all([esbuild.build(buildOptions()), buildWeb()]);
   return Date.now() - started;
 }
 

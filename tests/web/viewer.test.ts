@@ -1,0 +1,120 @@
+import type { Browser } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { adminToken, apiUrl, call, uniqueName } from '../helpers.ts';
+import { countInk, keepScreenshot, launch, openPage, poll } from './browser.ts';
+
+const BACKGROUND: [number, number, number] = [238, 240, 234];
+
+/** A square polygon around (10, 20) big enough to fill the map's middle at zoom 5. */
+const areas = {
+  type: 'FeatureCollection',
+  features: [
+    {
+      type: 'Feature',
+      properties: { kind: 'crater', depth: 42 },
+      geometry: {
+        type: 'Polygon',
+        coordinates: [
+          [
+            [5, 15],
+            [15, 15],
+            [15, 25],
+            [5, 25],
+            [5, 15],
+          ],
+        ],
+      },
+    },
+  ],
+};
+
+describe('map viewer in Chromium', () => {
+  let browser: Browser;
+  const dataset = uniqueName('web_areas');
+  const mission = uniqueName('web_viewer');
+  const layers = [
+    {
+      name: 'Data',
+      type: 'header',
+      sublayers: [{ name: 'Areas', type: 'vectortile', url: `geodatasets:${dataset}`, visibility: true }],
+    },
+  ];
+
+  beforeAll(async () => {
+    const r = await call('POST', '/api/geodatasets/recreate', {
+      token: adminToken(),
+      body: { name: dataset, geojson: areas },
+    });
+    expect(r.status, r.text).toBe(200);
+    const u = await call('POST', '/api/configure/upsert', {
+      token: adminToken(),
+      body: { mission, config: { msv: { view: [20, 10, 5] }, tools: [], layers } },
+    });
+    expect(u.status, u.text).toBe(200);
+    browser = await launch();
+  });
+  afterAll(async () => {
+    await browser?.close();
+  });
+
+  it('draws the tiles, toggles the layer, shows a popup and reloads on a pushed change', async () => {
+    const { page, errors } = await openPage(browser);
+    await page.goto(`${apiUrl()}/?mission=${mission}`);
+    await poll(() => page.getByLabel('Mission').inputValue()).toBe(mission);
+    await page.waitForFunction(() => performance.getEntriesByName('mmgis:first-tile').length > 0, null, {
+      timeout: 30_000,
+    });
+    const map = page.locator('#map canvas');
+    await poll(async () => countInk(browser, await map.screenshot(), BACKGROUND), {
+      timeout: 15_000,
+    }).toBeGreaterThan(10_000);
+    await keepScreenshot(page, 'viewer');
+
+    const toggle = page.getByRole('checkbox', { name: 'Areas' });
+    await toggle.uncheck();
+    await poll(async () => countInk(browser, await map.screenshot(), BACKGROUND)).toBeLessThan(5000); // only the zoom buttons
+    await toggle.check();
+    await poll(async () => countInk(browser, await map.screenshot(), BACKGROUND)).toBeGreaterThan(10_000);
+
+    const box = (await map.boundingBox())!;
+    await page.mouse.click(box.x + box.width / 2, box.y + box.height / 2);
+    const popup = page.locator('.maplibregl-popup');
+    await poll(() => popup.textContent()).toContain('crater');
+    expect(await popup.textContent()).toContain('Areas');
+    await keepScreenshot(page, 'viewer-popup');
+
+    const add = await call('POST', '/api/configure/addLayer', {
+      token: adminToken(),
+      body: {
+        mission,
+        layer: { name: 'Pushed layer', type: 'vector', url: `geodatasets:${dataset}` },
+        forceClientUpdate: true,
+      },
+    });
+    expect(add.status, add.text).toBe(200);
+    await page.getByRole('checkbox', { name: 'Pushed layer' }).waitFor({ timeout: 15_000 });
+    expect(errors).toEqual([]);
+  });
+
+  it('serves the pages with cache and security headers', async () => {
+    const html = await fetch(`${apiUrl()}/`);
+    const text = await html.text();
+    expect(html.headers.get('cache-control')).toBe('no-cache');
+    const etag = html.headers.get('etag')!;
+    expect(etag).toMatch(/^"/);
+    expect((await fetch(`${apiUrl()}/configure`, { headers: { 'if-none-match': etag } })).status).toBe(200);
+    expect((await fetch(`${apiUrl()}/`, { headers: { 'if-none-match': etag } })).status).toBe(304);
+    const csp = html.headers.get('content-security-policy')!;
+    expect(csp).toContain("script-src 'self'");
+    expect(csp).toContain("frame-ancestors 'none'");
+    expect(csp).not.toMatch(/script-src[^;]*unsafe-inline/);
+    expect(html.headers.get('x-content-type-options')).toBe('nosniff');
+    const asset = /src="(\/assets\/[^"]+\.js)"/.exec(text)![1];
+    const js = await fetch(`${apiUrl()}${asset}`);
+    expect(js.status).toBe(200);
+    expect(js.headers.get('content-type')).toMatch(/^text\/javascript/);
+    expect(js.headers.get('cache-control')).toBe('public, max-age=31536000, immutable');
+    expect((await fetch(`${apiUrl()}/assets/nope-0123456789.js`)).status).toBe(404);
+    expect((await fetch(`${apiUrl()}/assets/..%2Fconfigure.html`)).status).toBe(404);
+  });
+});

@@ -1,0 +1,31 @@
+import { useCallback, useEffect, useState } from 'preact/hooks';
+
+/** Loads a value from the API; `reload` fetches it again. Errors land in `error` (shown by the page). */
+export function useLoad<T>(load: () => Promise<T>, deps: unknown[] = []) {
+  const [value, setValue] = useState<T | null>(null);
+  const [error, setError] = useState('');
+  const reload = useCallback(() => {
+    load()
+      .then((v) => {
+        setValue(v);
+        setError('');
+      })
+      .catch((e: Error) => setError(e.message));
+  }, deps);
+  useEffect(reload, [reload]);
+  return { value, error, reload };
+}
+
+/** Runs an action and reports its outcome as a message: `[message, isError]`. */
+export function useAction() {
+  const [msg, setMsg] = useState<[string, boolean]>(['', false]);
+  const run = async (action: () => Promise<string | undefined>) => {
+    try {
+      const m = await action();
+      setMsg([m ?? '', false]);
+    } catch (e) {
+      setMsg([(e as Error).message, true]);
+    }
+  };
+  return { msg, setMsg, run };
+}
