@@ -1,4 +1,5 @@
 import postgres from 'postgres';
+import { createDataApiDb, dataApiConfigFromEnv } from './dataApi/index.ts';
 
 export type Sql = postgres.Sql<Record<string, unknown>>;
 export type TxSql = postgres.TransactionSql<Record<string, unknown>>;
@@ -44,6 +45,15 @@ export interface DbOptions {
   max?: number;
   /** `DB_PREPARE=false` for RDS Proxy / PgBouncer in transaction mode. */
   prepare?: boolean;
+  /** `DB_DRIVER`: 'data-api' for the RDS Data API (docs/deploying.md); an explicit `url` means postgres. */
+  driver?: DbDriver;
+}
+
+export type DbDriver = 'postgres' | 'data-api';
+
+/** The driver `getDb()` uses (`DB_DRIVER`), reported by the healthcheck. */
+export function dbDriverName(): DbDriver {
+  return process.env.DB_DRIVER === 'data-api' ? 'data-api' : 'postgres';
 }
 
 function envNumber(name: string, fallback: number): number {
@@ -55,6 +65,8 @@ function envNumber(name: string, fallback: number): number {
 const identifier = /^[a-z_][a-z0-9_]*$/;
 
 export function createDb(options: DbOptions = {}): Db {
+  const driver = options.driver ?? (options.url ? 'postgres' : dbDriverName());
+  if (driver === 'data-api') return createDataApiDb(dataApiConfigFromEnv(), probe);
   const given = options.url ?? process.env.DATABASE_URL;
   if (!given) throw new Error('DATABASE_URL is not set');
   const { url, embedded } = parseDatabaseUrl(given);
@@ -98,7 +110,7 @@ export function createDb(options: DbOptions = {}): Db {
   };
 }
 
-async function probe(sql: Sql): Promise<Capabilities> {
+export async function probe(sql: Sql): Promise<Capabilities> {
   const [row] = await sql`
     select exists(select 1 from pg_proc where proname = 'st_asmvt') as has_mvt,
            current_setting('server_version_num')::int as server_version,
