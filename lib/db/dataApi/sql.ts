@@ -60,6 +60,8 @@ class Query implements Inlinable, PromiseLike<Rows> {
     return this.promise;
   }
 
+  // A thenable on purpose: postgres.js queries run when awaited, and lib code relies on that.
+  // biome-ignore lint/suspicious/noThenProperty: the postgres.js query protocol
   then<A = Rows, B = never>(
     ok?: ((v: Rows) => A | PromiseLike<A>) | null,
     fail?: ((e: unknown) => B | PromiseLike<B>) | null,
