@@ -1,5 +1,6 @@
 import postgres from 'postgres';
 import { createDataApiDb, dataApiConfigFromEnv } from './dataApi/index.ts';
+import { secretConnection } from './secretConnection.ts';
 
 export type Sql = postgres.Sql<Record<string, unknown>>;
 export type TxSql = postgres.TransactionSql<Record<string, unknown>>;
@@ -67,7 +68,9 @@ const identifier = /^[a-z_][a-z0-9_]*$/;
 export function createDb(options: DbOptions = {}): Db {
   const driver = options.driver ?? (options.url ? 'postgres' : dbDriverName());
   if (driver === 'data-api') return createDataApiDb(dataApiConfigFromEnv(), probe);
-  const given = options.url ?? process.env.DATABASE_URL;
+  // RDS Proxy / direct: the password from Secrets Manager, TLS verified (docs/deploying.md).
+  const secret = options.url ? null : secretConnection();
+  const given = options.url ?? secret?.url ?? process.env.DATABASE_URL;
   if (!given) throw new Error('DATABASE_URL is not set');
   const { url, embedded } = parseDatabaseUrl(given);
   const statementTimeout = options.statementTimeoutMs ?? envNumber('STATEMENT_TIMEOUT_MS', 30000);
@@ -82,6 +85,7 @@ export function createDb(options: DbOptions = {}): Db {
       // bigint ids and counts come back as numbers; our counts stay far below 2^53.
       bigint: { to: 20, from: [20], serialize: (x: number) => x.toString(), parse: (x: string) => Number(x) },
     },
+    ...secret?.options,
   }) as unknown as Sql;
 
   let caps: Promise<Capabilities> | undefined;

@@ -4,8 +4,8 @@ import { fromJson } from './records.ts';
 
 /**
  * The oversize path (docs/deploying.md): a read whose answer is over the Data API's 1 MiB per response or
- * 64 KB per row is run again into a temporary table inside a transaction; each row is serialized there
- * (`to_jsonb`) and fetched as byte chunks of half the row limit (32 KiB; base64 adds a third), as many
+ * 64 KB per row is run again into a temporary table inside a transaction, each row serialized there as
+ * JSON bytes (`to_jsonb`); the column types come from the same query with LIMIT 0. The bytes are fetched as byte chunks of half the row limit (32 KiB; base64 adds a third), as many
  * per call as fit in 70 % of the response limit (16), then decoded with the column types.
  * It costs one more run of the query and a call per ~512 KiB, but no result is too large.
  */
@@ -31,20 +31,22 @@ export async function readOversize(api: DataApiClient, q: Compiled, tx: string):
   const n = `mmgis_oversize_${process.pid}_${++counter}`;
   const text = q.text.trim().replace(/;\s*$/, '');
   try {
-    await api.execute(
-      {
-        text: `create temp table ${n} on commit drop as select row_number() over () as mmgis_rn, mmgis_q.* from (${text}) mmgis_q`,
-        values: q.values,
-      },
+    // The columns and their types: LIMIT 0 plans the query without running it.
+    const shape = await api.execute(
+      { text: `select * from (${text}) mmgis_q limit 0`, values: q.values },
       tx,
     );
-    const shape = await api.execute({ text: `select * from ${n} limit 0`, values: [] }, tx);
-    const columns = shape.columns.filter((c) => c.name !== 'mmgis_rn');
+    const columns = shape.columns;
+    // Each row as JSON bytes, stored uncompressed so a chunk reads only its own part of the value.
+    await api.execute(
+      { text: `create temp table ${n} (mmgis_rn bigint, b bytea) on commit drop`, values: [] },
+      tx,
+    );
+    await api.execute({ text: `alter table ${n} alter column b set storage external`, values: [] }, tx);
     await api.execute(
       {
-        text: `create temp table ${n}_b on commit drop as
-          select mmgis_rn, convert_to((to_jsonb(mmgis_row) - 'mmgis_rn')::text, 'UTF8') as b from ${n} mmgis_row`,
-        values: [],
+        text: `insert into ${n} select row_number() over (), convert_to(to_jsonb(mmgis_q)::text, 'UTF8') from (${text}) mmgis_q`,
+        values: q.values,
       },
       tx,
     );
@@ -53,9 +55,11 @@ export async function readOversize(api: DataApiClient, q: Compiled, tx: string):
     for (;;) {
       const page = await api.execute(
         {
-          text: `select s.mmgis_rn as r, k.k as k, substring(s.b from k.k::int for ${CHUNK_BYTES}) as c
-            from ${n}_b s, generate_series(1, greatest(octet_length(s.b), 1), ${CHUNK_BYTES}) k(k)
-            where (s.mmgis_rn, k.k) > (:p1, :p2) order by 1, 2 limit ${CHUNKS_PER_CALL}`,
+          text: `select x.r, x.k, substring(s.b from x.k::int for ${CHUNK_BYTES}) as c
+            from (select s.mmgis_rn as r, k.k as k
+                  from ${n} s, generate_series(1, greatest(octet_length(s.b), 1), ${CHUNK_BYTES}) k(k)
+                  where (s.mmgis_rn, k.k) > (:p1, :p2) order by 1, 2 limit ${CHUNKS_PER_CALL}) x
+            join ${n} s on s.mmgis_rn = x.r order by 1, 2`,
           values: last,
         },
         tx,
@@ -78,6 +82,6 @@ export async function readOversize(api: DataApiClient, q: Compiled, tx: string):
       });
     return { rows, columns, updated: 0 };
   } finally {
-    await api.execute({ text: `drop table if exists ${n}_b, ${n}`, values: [] }, tx).catch(() => {});
+    await api.execute({ text: `drop table if exists ${n}`, values: [] }, tx).catch(() => {});
   }
 }
