@@ -110,18 +110,22 @@ export async function startDataApiStandIn(options: StandInOptions): Promise<Stan
   const maxResponse = options.maxResponseBytes ?? 1024 * 1024;
   const maxRow = options.maxRowBytes ?? 64 * 1024;
   const raw = (x: unknown) => x;
-  const sql = postgres(url, {
-    max: 6,
-    prepare: !embedded,
-    onnotice: () => {},
-    connection: { TimeZone: 'UTC', application_name: 'data-api-stand-in' },
-    types: {
-      json: { to: 114, from: [114, 3802], serialize: raw, parse: raw },
-      date: { to: 1184, from: [1082, 1114, 1184], serialize: raw, parse: raw },
-      bigint: { to: 20, from: [20], serialize: String, parse: Number },
-      numeric: { to: 1700, from: [1700], serialize: String, parse: raw },
-    } as never,
-  });
+  const connect = (max: number) =>
+    postgres(url, {
+      max,
+      prepare: !embedded,
+      onnotice: () => {},
+      connection: { TimeZone: 'UTC', application_name: 'data-api-stand-in' },
+      types: {
+        json: { to: 114, from: [114, 3802], serialize: raw, parse: raw },
+        date: { to: 1184, from: [1082, 1114, 1184], serialize: raw, parse: raw },
+        bigint: { to: 20, from: [20], serialize: String, parse: Number },
+        numeric: { to: 1700, from: [1700], serialize: String, parse: raw },
+      } as never,
+    });
+  // Statements outside transactions never wait behind open transactions (the service has no such queue).
+  const sql = connect(4);
+  const txPool = connect(16);
   const typeNames = new Map<number, string>();
   const typeName = async (oid: number) => {
     if (!typeNames.has(oid)) {
@@ -222,7 +226,7 @@ export async function startDataApiStandIn(options: StandInOptions): Promise<Stan
       return { updateResults: sets.map(() => ({ generatedFields: [] })) };
     },
     '/BeginTransaction': async () => {
-      const conn = await sql.reserve();
+      const conn = await txPool.reserve();
       await conn.unsafe('begin');
       const id = randomBytes(18).toString('base64');
       const timer = setTimeout(() => void end(id, 'rollback'), 180_000);
@@ -289,7 +293,7 @@ export async function startDataApiStandIn(options: StandInOptions): Promise<Stan
       const closed = new Promise((ok) => server.close(ok));
       server.closeAllConnections();
       await closed;
-      await sql.end({ timeout: 5 });
+      await Promise.all([sql.end({ timeout: 5 }), txPool.end({ timeout: 5 })]);
     },
   };
 }
