@@ -64,7 +64,7 @@ async function main() {
       probe,
     );
     const fc = (n: number, seed: number) => ({ type: 'FeatureCollection', features: [...points(n, seed)] });
-    await recreateGeodataset(pg, fc(50_000, 1), { name: 'bench_points' });
+    await recreateGeodataset(pg, fc(20_000, 1), { name: 'bench_points' });
     const ds = await requireDataset(pg.sql, 'bench_points');
     const cases: { name: string; n: number; run: (db: Db) => Promise<unknown> }[] = [
       { name: 'catalog lookup', n: 200, run: (db) => requireDataset(db.sql, 'bench_points') },
@@ -79,7 +79,7 @@ async function main() {
         run: async (db) => readTile(db, ds, { z: 8, x: 44, y: 102 }, db.sql`true`),
       },
       {
-        name: 'GeoJSON 20,000 features (oversize)',
+        name: 'GeoJSON 10,000 features (oversize path)',
         n: 5,
         run: (db) => readFeatureCollection(db.sql, ds, parseReadFilters({}), { limit: 10_000, offset: 0 }),
       },

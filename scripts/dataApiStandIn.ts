@@ -124,8 +124,8 @@ export async function startDataApiStandIn(options: StandInOptions): Promise<Stan
       } as never,
     });
   // Statements outside transactions never wait behind open transactions (the service has no such queue).
-  const sql = connect(4);
-  const txPool = connect(16);
+  const sql = connect(3);
+  const txPool = connect(10);
   const typeNames = new Map<number, string>();
   const typeName = async (oid: number) => {
     if (!typeNames.has(oid)) {
