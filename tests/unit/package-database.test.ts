@@ -123,9 +123,10 @@ describe('deployment templates', () => {
         DB_CA_FILE: '/var/runtime/ca-cert.pem',
         DATABASE_URL: '',
       });
+      // Comma-separated parameters, split by CloudFormation at deploy time.
       expect(fn.Properties.VpcConfig).toEqual({
-        SubnetIds: ['subnet-1', 'subnet-2'],
-        SecurityGroupIds: ['sg-1'],
+        SubnetIds: { 'Fn::Split': [',', 'subnet-1,subnet-2'] },
+        SecurityGroupIds: { 'Fn::Split': [',', 'sg-1'] },
       });
     }
   });
