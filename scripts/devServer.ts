@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { type EmbeddedDatabase, freePort, startEmbedded } from '../lib/db/embedded.ts';
 import { createDb } from '../lib/db/index.ts';
 import { migrate } from '../lib/db/migrate.ts';
+import { dataApiEnv } from './dataApiStandIn.ts';
 
 export interface ServiceOptions {
   port?: number;
@@ -78,6 +79,8 @@ export async function startService(options: ServiceOptions = {}): Promise<Runnin
   const s3Port = options.s3Port ?? (await freePort());
   const s3Dir = options.s3Dir ?? mkdtempSync(join(tmpdir(), 'mmgis-s3-'));
   const s3Endpoint = `http://127.0.0.1:${s3Port}`;
+  // DB_DRIVER=data-api without DB_CLUSTER_ARN: the functions reach the database through the Data API stand-in.
+  const dataApi = await dataApiEnv({ ...process.env, ...options.env }, databaseUrl);
   const args = [join('node_modules', 'serverless', 'bin', 'serverless.js'), 'offline', 'start'];
   if (options.reloadHandler) args.push('--reloadHandler');
   const child = spawn(process.execPath, args, {
@@ -86,6 +89,7 @@ export async function startService(options: ServiceOptions = {}): Promise<Runnin
     env: {
       ...process.env,
       ...options.env,
+      ...dataApi?.env,
       DATABASE_URL: databaseUrl,
       PORT: String(port),
       LAMBDA_PORT: String(lambdaPort),
@@ -124,6 +128,7 @@ export async function startService(options: ServiceOptions = {}): Promise<Runnin
         // already gone
       }
     }
+    await dataApi?.stop();
     await embedded?.stop();
     if (!options.s3Dir) rmSync(s3Dir, { recursive: true, force: true });
   };

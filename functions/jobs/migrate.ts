@@ -1,8 +1,44 @@
 import { getDb } from '#lib/db/index.ts';
 import { migrate } from '#lib/db/migrate.ts';
 
-/** Applies pending migrations; invoked once after each deploy (`serverless invoke -f migrate`). */
-export const handler = async () => {
+/** The CloudFormation custom-resource event of `MigrateOnDeploy` (serverless/plugins/deployment.cjs). */
+interface CustomResourceEvent {
+  RequestType: 'Create' | 'Update' | 'Delete';
+  ResponseURL: string;
+  StackId: string;
+  RequestId: string;
+  LogicalResourceId: string;
+  PhysicalResourceId?: string;
+}
+
+async function answer(event: CustomResourceEvent, status: 'SUCCESS' | 'FAILED', reason: string, data = {}) {
+  const body = JSON.stringify({
+    Status: status,
+    Reason: reason.slice(0, 2000),
+    PhysicalResourceId: event.PhysicalResourceId ?? 'migrations',
+    StackId: event.StackId,
+    RequestId: event.RequestId,
+    LogicalResourceId: event.LogicalResourceId,
+    Data: data,
+  });
+  await fetch(event.ResponseURL, { method: 'PUT', body, headers: { 'content-type': '' } });
+}
+
+/**
+ * Applies pending migrations: invoked by CloudFormation once per deploy (the `MigrateOnDeploy` custom
+ * resource) or by hand (`serverless invoke -f migrate`).
+ */
+export const handler = async (event?: Partial<CustomResourceEvent>) => {
+  if (event?.ResponseURL && event.RequestType) {
+    const cfn = event as CustomResourceEvent;
+    if (cfn.RequestType === 'Delete') return answer(cfn, 'SUCCESS', 'nothing to undo');
+    try {
+      const applied = await migrate(getDb().sql);
+      return answer(cfn, 'SUCCESS', `applied ${applied.length}`, { applied: applied.join(',') });
+    } catch (e) {
+      return answer(cfn, 'FAILED', (e as Error).message);
+    }
+  }
   const applied = await migrate(getDb().sql);
   return { status: 'success', applied };
 };

@@ -53,7 +53,7 @@ export async function generateToken(
   const token = TOKEN_PREFIX + newSecret();
   const [row] = await sql`
     insert into api_tokens (id, name, prefix, token_hash, user_id, created_at, expires_at)
-    values (${randomUUID()}, ${input.name ?? null}, ${token.slice(0, TOKEN_PREFIX.length + 6)}, ${sha256(token)},
+    values (${randomUUID()}::uuid, ${input.name ?? null}, ${token.slice(0, TOKEN_PREFIX.length + 6)}, ${sha256(token)},
             ${userId}, now(), ${ms === null ? null : new Date(Date.now() + ms)})
     returning *`;
   return { ...toInfo(row), token };
@@ -66,7 +66,7 @@ export async function listTokens(sql: Queryable): Promise<TokenInfo[]> {
 export async function clearToken(sql: Queryable, id: string): Promise<void> {
   const uuid = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
   if (!uuid.test(id)) throw badRequest("'id' must be a token id (a UUID).");
-  const rows = await sql`delete from api_tokens where id = ${id} returning id`;
+  const rows = await sql`delete from api_tokens where id = ${id}::uuid returning id`;
   if (!rows.length) throw notFound(`No token with id '${id}'.`);
 }
 

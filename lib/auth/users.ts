@@ -31,7 +31,7 @@ export async function createUser(
   const hash = await hashPassword(input.password);
   const rows = await sql`
     insert into users (username, email, password_hash, role, missions)
-    values (${input.username}, ${input.email ?? null}, ${hash}, ${input.role}, ${input.missions ?? []})
+    values (${input.username}, ${input.email ?? null}, ${hash}, ${input.role}, ${input.missions ?? []}::text[])
     on conflict (username) do nothing
     returning *`;
   if (!rows.length) throw conflict(`username '${input.username}' is already taken.`);

@@ -1,4 +1,6 @@
 import postgres from 'postgres';
+import { createDataApiDb, dataApiConfigFromEnv } from './dataApi/index.ts';
+import { secretConnection } from './secretConnection.ts';
 
 export type Sql = postgres.Sql<Record<string, unknown>>;
 export type TxSql = postgres.TransactionSql<Record<string, unknown>>;
@@ -44,6 +46,15 @@ export interface DbOptions {
   max?: number;
   /** `DB_PREPARE=false` for RDS Proxy / PgBouncer in transaction mode. */
   prepare?: boolean;
+  /** `DB_DRIVER`: 'data-api' for the RDS Data API (docs/deploying.md); an explicit `url` means postgres. */
+  driver?: DbDriver;
+}
+
+export type DbDriver = 'postgres' | 'data-api';
+
+/** The driver `getDb()` uses (`DB_DRIVER`), reported by the healthcheck. */
+export function dbDriverName(): DbDriver {
+  return process.env.DB_DRIVER === 'data-api' ? 'data-api' : 'postgres';
 }
 
 function envNumber(name: string, fallback: number): number {
@@ -55,7 +66,11 @@ function envNumber(name: string, fallback: number): number {
 const identifier = /^[a-z_][a-z0-9_]*$/;
 
 export function createDb(options: DbOptions = {}): Db {
-  const given = options.url ?? process.env.DATABASE_URL;
+  const driver = options.driver ?? (options.url ? 'postgres' : dbDriverName());
+  if (driver === 'data-api') return createDataApiDb(dataApiConfigFromEnv(), probe);
+  // RDS Proxy / direct: the password from Secrets Manager, TLS verified (docs/deploying.md).
+  const secret = options.url ? null : secretConnection();
+  const given = options.url ?? secret?.url ?? process.env.DATABASE_URL;
   if (!given) throw new Error('DATABASE_URL is not set');
   const { url, embedded } = parseDatabaseUrl(given);
   const statementTimeout = options.statementTimeoutMs ?? envNumber('STATEMENT_TIMEOUT_MS', 30000);
@@ -70,6 +85,7 @@ export function createDb(options: DbOptions = {}): Db {
       // bigint ids and counts come back as numbers; our counts stay far below 2^53.
       bigint: { to: 20, from: [20], serialize: (x: number) => x.toString(), parse: (x: string) => Number(x) },
     },
+    ...secret?.options,
   }) as unknown as Sql;
 
   let caps: Promise<Capabilities> | undefined;
@@ -98,7 +114,7 @@ export function createDb(options: DbOptions = {}): Db {
   };
 }
 
-async function probe(sql: Sql): Promise<Capabilities> {
+export async function probe(sql: Sql): Promise<Capabilities> {
   const [row] = await sql`
     select exists(select 1 from pg_proc where proname = 'st_asmvt') as has_mvt,
            current_setting('server_version_num')::int as server_version,

@@ -52,7 +52,7 @@ export async function createJob(
   const done = state === 'succeeded' || state === 'failed';
   const [row] = await sql`
     insert into jobs (id, kind, name, state, input, finished_at)
-    values (${id}, ${kind}, ${name}, ${state}, ${sql.json(input as any)}, ${done ? new Date() : null})
+    values (${id}::uuid, ${kind}, ${name}, ${state}, ${sql.json(input as any)}, ${done ? new Date() : null})
     returning *`;
   return toJobView(row);
 }
@@ -61,7 +61,7 @@ export async function createJob(
 export async function getJob(sql: Queryable, id: string): Promise<JobView> {
   if (!UUID.test(id))
     throw badRequest(`'id' must be a job id (a UUID); got ${JSON.stringify(id.slice(0, 60))}.`);
-  const [row] = await sql`select * from jobs where id = ${id}`;
+  const [row] = await sql`select * from jobs where id = ${id}::uuid`;
   if (!row) throw notFound(`No job with id '${id}'.`);
   return toJobView(row);
 }
@@ -91,7 +91,7 @@ async function finishJob(sql: Queryable, id: string, state: JobState, result: un
   await sql`
     update jobs set state = ${state}, result = ${result == null ? null : sql.json(result as any)},
       error = ${error}, finished_at = now()
-    where id = ${id}`;
+    where id = ${id}::uuid`;
 }
 
 /**
@@ -105,7 +105,7 @@ export async function runJob(
 ): Promise<JobState> {
   const [row] = await db.sql`
     update jobs set state = 'running', started_at = now()
-    where id = ${jobId} and state = 'queued'
+    where id = ${jobId}::uuid and state = 'queued'
     returning name, input`;
   if (!row) return 'failed';
   try {

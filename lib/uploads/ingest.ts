@@ -25,7 +25,7 @@ class Progress {
     if (this.inFlight || now - this.last < 1000) return;
     this.last = now;
     this.inFlight = this.db.sql`
-      update jobs set processed = ${processed} where id = ${this.jobId} and state = 'running'`
+      update jobs set processed = ${processed} where id = ${this.jobId}::uuid and state = 'running'`
       .then(
         () => undefined,
         () => undefined,
@@ -76,11 +76,11 @@ export async function ingestUpload(db: Db, bucket: string, key: string): Promise
   }
   const [row] = await db.sql`
     update jobs set state = 'running', started_at = now(), processed = 0, total = null, error = null
-    where id = ${jobId} and kind = 'upload'
+    where id = ${jobId}::uuid and kind = 'upload'
       and (state = 'awaiting_upload' or (state = 'running' and started_at < now() - interval '16 minutes'))
     returning input`;
   if (!row) {
-    const [job] = await db.sql`select state from jobs where id = ${jobId}`;
+    const [job] = await db.sql`select state from jobs where id = ${jobId}::uuid`;
     if (!job || job.state === 'succeeded' || job.state === 'failed') await removeObject(bucket, key);
     return 'skipped';
   }
@@ -105,7 +105,7 @@ export async function ingestUpload(db: Db, bucket: string, key: string): Promise
     await db.sql`
       update jobs set state = 'succeeded', result = ${db.sql.json(result as any)},
         processed = ${result.added}, total = ${result.added}, finished_at = now()
-      where id = ${jobId}`;
+      where id = ${jobId}::uuid`;
     return 'succeeded';
   } catch (e) {
     (body as { destroy?: () => void } | undefined)?.destroy?.();
@@ -118,7 +118,7 @@ export async function ingestUpload(db: Db, bucket: string, key: string): Promise
       update jobs set state = 'failed', error = ${failure.message},
         result = ${detail ? db.sql.json(detail) : null},
         processed = ${stream?.count ?? 0}, finished_at = now()
-      where id = ${jobId}`;
+      where id = ${jobId}::uuid`;
     return 'failed';
   } finally {
     await removeObject(bucket, key);

@@ -83,7 +83,7 @@ export async function createUpload(db: Db, body: Record<string, unknown>) {
   } catch (e) {
     await db.sql`
       update jobs set state = 'failed', error = 'No upload URL could be made.', finished_at = now()
-      where id = ${job.id}`;
+      where id = ${job.id}::uuid`;
     throw e;
   }
   return {

@@ -253,7 +253,7 @@ describe('uploads: presign → PUT → ObjectCreated → ingest job', () => {
     // Past the URL's expiry plus the grace: the scheduled run fails it.
     await db.sql`
       update jobs set input = jsonb_set(input, '{expiresAt}', to_jsonb('2001-01-01T00:00:00Z'::text))
-      where id = ${u.job.id}`;
+      where id = ${u.job.id}::uuid`;
     const swept = await invokeIngest({ source: 'aws.events', 'detail-type': 'Scheduled Event' });
     // (a parallel upload request may have swept it first: every request sweeps too)
     expect(swept.expired).toBeTypeOf('number');

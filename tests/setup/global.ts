@@ -1,4 +1,5 @@
 import type { TestProject } from 'vitest/node';
+import { dataApiEnv } from '../../scripts/dataApiStandIn.ts';
 import { startService } from '../../scripts/devServer.ts';
 import { createFreshDatabase } from './freshDatabase.ts';
 
@@ -18,6 +19,8 @@ declare module 'vitest' {
     s3Endpoint: string;
     /** Statuses of the first_signup calls made while no user existed, then once more. */
     firstSignupStatuses: number[];
+    /** With DB_DRIVER=data-api: the test process's own Data API stand-in environment (else empty). */
+    dataApiEnv: Record<string, string>;
   }
 }
 
@@ -27,6 +30,8 @@ declare module 'vitest' {
  */
 export default async function setup(project: TestProject) {
   const fresh = await createFreshDatabase(process.env.DATABASE_URL);
+  // Third database mode (DB_DRIVER=data-api): services and test code reach the database through stand-ins.
+  const dataApi = await dataApiEnv(process.env, fresh.url);
   const env = { LOG_LEVEL: 'warn', SESSION_TTL_MS: '', STATEMENT_TIMEOUT_MS: '30000' };
   const [open, local] = await Promise.all([
     startService({ databaseUrl: fresh.url, env: { ...env, AUTH: 'none' } }),
@@ -57,9 +62,11 @@ export default async function setup(project: TestProject) {
   project.provide('admin', { ...admin, token: gen?.body?.token ?? '' });
   project.provide('firstSignupStatuses', firstSignupStatuses);
   project.provide('s3Endpoint', open.s3Endpoint);
+  project.provide('dataApiEnv', dataApi?.env ?? {});
 
   return async () => {
     await Promise.all([open.stop(), local.stop()]);
+    await dataApi?.stop();
     await fresh.drop();
   };
 }

@@ -1,0 +1,93 @@
+import type { Capabilities, Db, Queryable, Sql, TxSql } from '../index.ts';
+import { DataApiClient, type DataApiConfig } from './client.ts';
+import type { Compiled } from './compile.ts';
+import { type DataApiSql, makeSql, runStatement } from './sql.ts';
+
+export { DataApiClient, type DataApiConfig, DataApiError } from './client.ts';
+
+const identifier = /^[a-z_][a-z0-9_]*$/;
+
+/** The Data API target from the environment: `DB_CLUSTER_ARN`, `DB_SECRET_ARN`, `DB_NAME`, `DATA_API_ENDPOINT`. */
+export function dataApiConfigFromEnv(env = process.env): DataApiConfig {
+  const resourceArn = env.DB_CLUSTER_ARN;
+  const secretArn = env.DB_SECRET_ARN;
+  if (!resourceArn || !secretArn)
+    throw new Error('DB_DRIVER=data-api needs DB_CLUSTER_ARN and DB_SECRET_ARN');
+  return {
+    resourceArn,
+    secretArn,
+    database: env.DB_NAME || 'postgres',
+    endpoint: env.DATA_API_ENDPOINT || undefined,
+  };
+}
+
+/**
+ * The `Db` of lib/db/index.ts over the RDS Data API (docs/deploying.md): no connections, IAM auth, the
+ * credentials in Secrets Manager. Transactions are BeginTransaction / CommitTransaction /
+ * RollbackTransaction with the transaction id on every statement, run one at a time.
+ */
+export function createDataApiDb(
+  config: DataApiConfig,
+  probe: (sql: Sql) => Promise<Capabilities>,
+): Db & { api: DataApiClient } {
+  const api = new DataApiClient(config);
+
+  const begin = async <T>(fn: (tx: DataApiSql) => Promise<T>): Promise<T> => {
+    const id = await api.begin();
+    let chain: Promise<unknown> = Promise.resolve();
+    const runner = {
+      run(q: Compiled) {
+        const p = chain.then(() => runStatement(api, q, id));
+        chain = p.catch(() => {});
+        return p;
+      },
+    };
+    const tx = makeSql(runner, () => Promise.reject(new Error('nested transactions are not supported')));
+    try {
+      const result = await fn(tx);
+      await chain;
+      await api.commit(id);
+      return result;
+    } catch (e) {
+      await chain;
+      await api.rollback(id).catch(() => {});
+      throw e;
+    }
+  };
+
+  const sqlApi = makeSql({ run: (q) => runStatement(api, q) }, begin);
+  const sql = sqlApi as unknown as Sql;
+  let caps: Promise<Capabilities> | undefined;
+
+  return {
+    api,
+    sql,
+    transaction: <T>(fn: (tx: TxSql) => Promise<T>) => begin(fn as unknown as (tx: DataApiSql) => Promise<T>),
+    async insertRows(
+      q: Queryable,
+      table: string,
+      columns: Record<string, string>,
+      rows: Record<string, unknown>[],
+      select: Record<string, string> = {},
+    ) {
+      if (rows.length === 0) return 0;
+      const names = Object.keys(columns);
+      for (const n of [table, ...names]) if (!identifier.test(n)) throw new Error(`bad identifier ${n}`);
+      const defs = names.map((n) => `${n} ${columns[n]}`).join(', ');
+      const exprs = names.map((n) => select[n] ?? n).join(', ');
+      const text = `insert into ${table} (${names.join(', ')}) select ${exprs} from json_to_recordset($1::json) as r(${defs})`;
+      const res = await q.unsafe(text, [rows as never]);
+      return res.count;
+    },
+    capabilities() {
+      caps ??= probe(sql).catch((e) => {
+        caps = undefined;
+        throw e;
+      });
+      return caps;
+    },
+    end: async () => {
+      api.client.destroy();
+    },
+  };
+}

@@ -1,0 +1,322 @@
+import { randomBytes } from 'node:crypto';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import postgres from 'postgres';
+import { freePort } from '../lib/db/embedded.ts';
+import { parseDatabaseUrl } from '../lib/db/index.ts';
+
+/**
+ * A local stand-in for the RDS Data API (no emulator on npm works without Docker): the five operations
+ * ExecuteStatement, BatchExecuteStatement, BeginTransaction, CommitTransaction and RollbackTransaction,
+ * spoken in the real service's REST-JSON protocol so the real `@aws-sdk/client-rds-data` talks to it,
+ * executed on the PostgreSQL/PostGIS database of `databaseUrl` (server or embedded) through postgres.js.
+ *
+ * What it models of the service (docs/deploying.md): `:name` parameters, typed by value (a `stringValue`
+ * is `varchar`, `longValue` int8, `doubleValue` float8, typeHint JSON/TIMESTAMP/DATE/DECIMAL/UUID), typed
+ * records with column metadata, the 1 MiB response and 64 KB row limits (BadRequestException), database
+ * errors as DatabaseErrorException with the SQLSTATE, transactions dropped after 3 minutes idle, the SQL
+ * text limit of 65536 characters. It checks no credentials.
+ */
+
+export interface StandInOptions {
+  databaseUrl: string;
+  port?: number;
+  /** Default 1 MiB and 64 KiB, as on AWS; tests may lower them. */
+  maxResponseBytes?: number;
+  maxRowBytes?: number;
+}
+
+export interface StandIn {
+  endpoint: string;
+  /** Calls answered per operation, and refusals for size. */
+  stats: Record<string, number>;
+  stop(): Promise<void>;
+}
+
+type Field = Record<string, unknown>;
+type Param = { name: string; value?: Field; typeHint?: string };
+
+const HINTS: Record<string, number> = {
+  JSON: 114,
+  TIMESTAMP: 1114,
+  DATE: 1082,
+  TIME: 1083,
+  DECIMAL: 1700,
+  UUID: 2950,
+};
+const INTS = new Set(['int2', 'int4', 'int8', 'oid']);
+const FLOATS = new Set(['float4', 'float8']);
+
+class ApiError extends Error {
+  constructor(
+    readonly status: number,
+    readonly kind: string,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+/** `:name` → `$n` outside quotes and comments (`::` casts stay). */
+export function toPositional(text: string, names: Map<string, number>): string {
+  let out = '';
+  let i = 0;
+  while (i < text.length) {
+    const c = text[i];
+    if (c === "'" || c === '"') {
+      const end = text.indexOf(c, i + 1);
+      const stop = end < 0 ? text.length : end + 1;
+      out += text.slice(i, stop);
+      i = stop;
+    } else if (c === '-' && text[i + 1] === '-') {
+      const end = text.indexOf('\n', i);
+      const stop = end < 0 ? text.length : end;
+      out += text.slice(i, stop);
+      i = stop;
+    } else if (c === ':' && text[i + 1] === ':') {
+      out += '::';
+      i += 2;
+    } else if (c === ':') {
+      const m = /^[A-Za-z_][A-Za-z0-9_]*/.exec(text.slice(i + 1));
+      const n = m ? names.get(m[0]) : undefined;
+      if (m && n) {
+        out += `$${n}`;
+        i += 1 + m[0].length;
+      } else {
+        out += c;
+        i++;
+      }
+    } else {
+      out += c;
+      i++;
+    }
+  }
+  return out;
+}
+
+function paramValue(sql: postgres.Sql, p: Param): unknown {
+  const v = p.value ?? { isNull: true };
+  if (v.isNull) return null;
+  const hint = p.typeHint ? HINTS[p.typeHint] : undefined;
+  if (v.stringValue !== undefined) return sql.typed(v.stringValue as never, hint ?? 1043);
+  if (v.longValue !== undefined) return sql.typed(String(v.longValue) as never, 20);
+  if (v.doubleValue !== undefined) return sql.typed(String(v.doubleValue) as never, 701);
+  if (v.booleanValue !== undefined) return sql.typed(v.booleanValue as never, 16);
+  if (v.blobValue !== undefined) return Buffer.from(String(v.blobValue), 'base64');
+  throw new ApiError(400, 'BadRequestException', 'Array parameters are not supported.');
+}
+
+export async function startDataApiStandIn(options: StandInOptions): Promise<StandIn> {
+  const { url, embedded } = parseDatabaseUrl(options.databaseUrl);
+  const maxResponse = options.maxResponseBytes ?? 1024 * 1024;
+  const maxRow = options.maxRowBytes ?? 64 * 1024;
+  const raw = (x: unknown) => x;
+  const connect = (max: number) =>
+    postgres(url, {
+      max,
+      prepare: !embedded,
+      onnotice: () => {},
+      connection: { TimeZone: 'UTC', application_name: 'data-api-stand-in' },
+      types: {
+        json: { to: 114, from: [114, 3802], serialize: raw, parse: raw },
+        date: { to: 1184, from: [1082, 1114, 1184], serialize: raw, parse: raw },
+        bigint: { to: 20, from: [20], serialize: String, parse: Number },
+        numeric: { to: 1700, from: [1700], serialize: String, parse: raw },
+      } as never,
+    });
+  // Statements outside transactions never wait behind open transactions (the service has no such queue).
+  const sql = connect(3);
+  const txPool = connect(10);
+  const typeNames = new Map<number, string>();
+  const typeName = async (oid: number) => {
+    if (!typeNames.has(oid)) {
+      for (const r of await sql`select oid::int as oid, typname from pg_type`)
+        typeNames.set(r.oid, r.typname);
+    }
+    return typeNames.get(oid) ?? 'unknown';
+  };
+  const txs = new Map<string, { conn: postgres.ReservedSql; timer: NodeJS.Timeout }>();
+  const stats: Record<string, number> = { refusedForSize: 0 };
+
+  const field = (type: string, v: unknown): Field => {
+    if (v === null || v === undefined) return { isNull: true };
+    if (type.startsWith('_') && Array.isArray(v)) {
+      const base = type.slice(1);
+      if (v.some(Array.isArray))
+        return { arrayValue: { arrayValues: v.map((x) => field(type, x).arrayValue) } };
+      if (INTS.has(base)) return { arrayValue: { longValues: v.map(Number) } };
+      if (FLOATS.has(base)) return { arrayValue: { doubleValues: v.map(Number) } };
+      if (base === 'bool') return { arrayValue: { booleanValues: v } };
+      return { arrayValue: { stringValues: v.map((x) => (x === null ? null : String(x))) } };
+    }
+    if (INTS.has(type)) return { longValue: Number(v) };
+    if (FLOATS.has(type))
+      return Number.isFinite(Number(v)) ? { doubleValue: Number(v) } : { stringValue: String(v) };
+    if (type === 'bool') return { booleanValue: v };
+    if (type === 'bytea') return { blobValue: Buffer.from(v as Uint8Array).toString('base64') };
+    // The service prints timestamps in UTC without an offset.
+    if (type === 'timestamptz') return { stringValue: String(v).replace(/\+00(:00)?$/, '') };
+    return { stringValue: typeof v === 'string' ? v : String(v) };
+  };
+
+  async function execute(body: Record<string, unknown>, paramsOverride?: Param[]) {
+    const text = String(body.sql ?? '');
+    if (!body.resourceArn || !body.secretArn)
+      throw new ApiError(400, 'BadRequestException', 'resourceArn and secretArn are required.');
+    if (text.length > 65536)
+      throw new ApiError(400, 'BadRequestException', 'SQL text is longer than 65536 characters.');
+    const params = paramsOverride ?? ((body.parameters as Param[]) || []);
+    let conn: postgres.Sql = sql;
+    if (body.transactionId) {
+      const t = txs.get(String(body.transactionId));
+      if (!t) throw new ApiError(404, 'NotFoundException', `Transaction ${body.transactionId} is not found`);
+      t.timer.refresh();
+      conn = t.conn;
+    }
+    const names = new Map(params.map((p, i) => [p.name, i + 1]));
+    const values = params.map((p) => paramValue(sql, p));
+    let res: postgres.RowList<postgres.Row[]>;
+    try {
+      res = values.length
+        ? await conn.unsafe(toPositional(text, names), values as never[])
+        : await conn.unsafe(text).simple();
+    } catch (e) {
+      const err = e as { message: string; code?: string };
+      if (!err.code) throw e;
+      throw new ApiError(400, 'DatabaseErrorException', `ERROR: ${err.message}; SQLState: ${err.code}`);
+    }
+    const result = Array.isArray(res.at?.(-1)) ? (res.at(-1) as unknown as typeof res) : res;
+    const cols = result.columns ?? [];
+    const types = await Promise.all(cols.map((c) => typeName(c.type)));
+    const columnMetadata = cols.map((c, i) => ({ name: c.name, label: c.name, typeName: types[i], type: 0 }));
+    const records = [...result].map((row) =>
+      cols.map((c, i) => field(types[i], (row as Record<string, unknown>)[c.name])),
+    );
+    for (const r of records) {
+      if (JSON.stringify(r).length > maxRow) {
+        stats.refusedForSize++;
+        throw new ApiError(
+          400,
+          'BadRequestException',
+          'Database response exceeded size limit (64 KB per row)',
+        );
+      }
+    }
+    const command = result.command ?? '';
+    const out = {
+      records: cols.length ? records : undefined,
+      columnMetadata: body.includeResultMetadata && cols.length ? columnMetadata : undefined,
+      numberOfRecordsUpdated: /^(INSERT|UPDATE|DELETE|MERGE)/.test(command) ? (result.count ?? 0) : 0,
+    };
+    if (JSON.stringify(out).length > maxResponse) {
+      stats.refusedForSize++;
+      throw new ApiError(
+        400,
+        'BadRequestException',
+        'Database returned more than the allowed response size limit',
+      );
+    }
+    return out;
+  }
+
+  const ops: Record<string, (body: Record<string, unknown>) => Promise<unknown>> = {
+    '/Execute': execute,
+    '/BatchExecute': async (body) => {
+      const sets = (body.parameterSets as Param[][]) ?? [[]];
+      for (const set of sets) await execute(body, set);
+      return { updateResults: sets.map(() => ({ generatedFields: [] })) };
+    },
+    '/BeginTransaction': async () => {
+      const conn = await txPool.reserve();
+      await conn.unsafe('begin');
+      const id = randomBytes(18).toString('base64');
+      const timer = setTimeout(() => void end(id, 'rollback'), 180_000);
+      txs.set(id, { conn, timer });
+      return { transactionId: id };
+    },
+    '/CommitTransaction': async (body) => ({
+      transactionStatus: await end(String(body.transactionId), 'commit'),
+    }),
+    '/RollbackTransaction': async (body) => ({
+      transactionStatus: await end(String(body.transactionId), 'rollback'),
+    }),
+  };
+
+  async function end(id: string, how: 'commit' | 'rollback'): Promise<string> {
+    const t = txs.get(id);
+    if (!t) throw new ApiError(404, 'NotFoundException', `Transaction ${id} is not found`);
+    txs.delete(id);
+    clearTimeout(t.timer);
+    try {
+      await t.conn.unsafe(how);
+    } catch (e) {
+      const err = e as { message: string; code?: string };
+      throw new ApiError(400, 'DatabaseErrorException', `ERROR: ${err.message}; SQLState: ${err.code}`);
+    } finally {
+      t.conn.release();
+    }
+    return how === 'commit' ? 'Transaction Committed' : 'Rollback Complete';
+  }
+
+  const handle = async (req: IncomingMessage, res: ServerResponse) => {
+    const chunks: Buffer[] = [];
+    for await (const c of req) chunks.push(c as Buffer);
+    const path = (req.url ?? '').split('?')[0];
+    const reply = (status: number, body: unknown, kind?: string) => {
+      res.writeHead(status, {
+        'content-type': 'application/json',
+        ...(kind ? { 'x-amzn-errortype': kind } : {}),
+      });
+      res.end(JSON.stringify(body));
+    };
+    if (req.method === 'GET' && path === '/stats') return reply(200, stats);
+    const op = ops[path];
+    if (!op || req.method !== 'POST')
+      return reply(404, { message: `Unknown operation ${path}` }, 'NotFoundException');
+    stats[path] = (stats[path] ?? 0) + 1;
+    try {
+      const body = chunks.length ? JSON.parse(Buffer.concat(chunks).toString('utf8')) : {};
+      reply(200, await op(body));
+    } catch (e) {
+      if (e instanceof ApiError) return reply(e.status, { message: e.message }, e.kind);
+      reply(500, { message: (e as Error).message }, 'InternalServerErrorException');
+    }
+  };
+
+  const port = options.port ?? (await freePort());
+  const server = createServer((req, res) => void handle(req, res));
+  await new Promise<void>((ok) => server.listen(port, '127.0.0.1', ok));
+  return {
+    endpoint: `http://127.0.0.1:${port}`,
+    stats,
+    async stop() {
+      for (const id of [...txs.keys()]) await end(id, 'rollback').catch(() => {});
+      const closed = new Promise((ok) => server.close(ok));
+      server.closeAllConnections();
+      await closed;
+      await Promise.all([sql.end({ timeout: 5 }), txPool.end({ timeout: 5 })]);
+    },
+  };
+}
+
+/**
+ * For `DB_DRIVER=data-api` without `DB_CLUSTER_ARN`: starts a stand-in in front of `databaseUrl` and
+ * returns the functions' environment pointing at it (placeholder ARNs; nothing secret). Otherwise null.
+ */
+export async function dataApiEnv(
+  env: Record<string, string | undefined>,
+  databaseUrl: string,
+): Promise<{ env: Record<string, string>; endpoint: string; stop(): Promise<void> } | null> {
+  if (env.DB_DRIVER !== 'data-api' || env.DB_CLUSTER_ARN) return null;
+  const standIn = await startDataApiStandIn({ databaseUrl });
+  return {
+    endpoint: standIn.endpoint,
+    env: {
+      DB_DRIVER: 'data-api',
+      DATA_API_ENDPOINT: standIn.endpoint,
+      DB_CLUSTER_ARN: 'arn:aws:rds:us-east-1:000000000000:cluster:local-stand-in',
+      DB_SECRET_ARN: 'arn:aws:secretsmanager:us-east-1:000000000000:secret:local-stand-in',
+      DB_NAME: new URL(databaseUrl).pathname.slice(1) || 'postgres',
+    },
+    stop: () => standIn.stop(),
+  };
+}

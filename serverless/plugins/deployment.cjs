@@ -1,0 +1,91 @@
+'use strict';
+// Local serverless plugin: the deployment settings of docs/deploying.md, written into the CloudFormation
+// template (hook `before:package:finalize`) so a test on the packaged template can check them.
+//
+// - Stage throttling: the REST API stage's default method settings get ThrottlingRateLimit and
+//   ThrottlingBurstLimit (also added to every MethodSettings entry that has none, so the tile cache's
+//   entries keep the limit).
+// - Job functions (handlers under dist/functions/jobs/, except the migration) get ReservedConcurrentExecutions,
+//   so a burst of jobs cannot take the account's concurrency (or the database's connections) from the API.
+// - The migration function runs once per deploy: a custom resource `MigrateOnDeploy` whose `Deployment`
+//   property changes on every package, so CloudFormation invokes it on each stack update
+//   (functions/jobs/migrate.ts answers the custom-resource protocol).
+//
+// Options (custom.deployment): throttleRate (requests/s, default 100), throttleBurst (default 200),
+// jobConcurrency (default 4), migrateOnDeploy (default true).
+
+const { createHash } = require('node:crypto');
+const { readdirSync, readFileSync } = require('node:fs');
+const { join } = require('node:path');
+
+function migrationsHash(dir) {
+  const h = createHash('sha256');
+  try {
+    for (const f of readdirSync(dir).sort()) h.update(f).update(readFileSync(join(dir, f)));
+  } catch {
+    // no migrations folder
+  }
+  return h.digest('hex').slice(0, 16);
+}
+
+class DeploymentPlugin {
+  constructor(serverless) {
+    this.serverless = serverless;
+    this.hooks = { 'before:package:finalize': () => this.apply() };
+  }
+
+  apply() {
+    const sls = this.serverless;
+    const options = sls.service.custom?.deployment ?? {};
+    const rate = Number(options.throttleRate ?? 100);
+    const burst = Number(options.throttleBurst ?? 200);
+    const jobConcurrency = Number(options.jobConcurrency ?? 4);
+    const template = sls.service.provider.compiledCloudFormationTemplate;
+    const resources = template.Resources;
+
+    for (const r of Object.values(resources)) {
+      if (r.Type === 'AWS::ApiGateway::Deployment' && !r.Properties.StageDescription) {
+        r.Properties.StageDescription = {};
+      }
+      const desc =
+        r.Type === 'AWS::ApiGateway::Deployment'
+          ? r.Properties.StageDescription
+          : r.Type === 'AWS::ApiGateway::Stage'
+            ? r.Properties
+            : null;
+      if (!desc) continue;
+      desc.ThrottlingRateLimit ??= rate;
+      desc.ThrottlingBurstLimit ??= burst;
+      for (const m of desc.MethodSettings ?? []) {
+        m.ThrottlingRateLimit ??= rate;
+        m.ThrottlingBurstLimit ??= burst;
+      }
+    }
+
+    let migrateId;
+    for (const [id, r] of Object.entries(resources)) {
+      if (r.Type !== 'AWS::Lambda::Function') continue;
+      const handler = String(r.Properties.Handler ?? '');
+      if (handler === 'dist/functions/jobs/migrate.handler') migrateId = id;
+      else if (handler.startsWith('dist/functions/jobs/'))
+        r.Properties.ReservedConcurrentExecutions ??= jobConcurrency;
+    }
+
+    if (migrateId && options.migrateOnDeploy !== false) {
+      resources.MigrateOnDeploy = {
+        Type: 'Custom::Migrate',
+        DependsOn: [migrateId],
+        Properties: {
+          ServiceToken: { 'Fn::GetAtt': [migrateId, 'Arn'] },
+          Migrations: migrationsHash(join(sls.config.servicePath, 'sql', 'migrations')),
+          Deployment: new Date().toISOString(),
+        },
+      };
+    }
+    sls.cli.log(
+      `deployment: stage throttle ${rate}/s burst ${burst}; jobs reserved ${jobConcurrency}; migrate on deploy ${!!migrateId}`,
+    );
+  }
+}
+
+module.exports = DeploymentPlugin;

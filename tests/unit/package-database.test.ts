@@ -1,0 +1,155 @@
+import { execFile } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+/**
+ * The two deployments of docs/deploying.md, packaged with `--param` as the README says: the Data API mode
+ * and the RDS Proxy / direct mode. Each template must hold its IAM statements, environment and network,
+ * the stage throttle, the job concurrency and the migration custom resource, and no secret value.
+ */
+
+const run = promisify(execFile);
+const CLUSTER = 'arn:aws:rds:us-east-1:123456789012:cluster:mmgis';
+const SECRET = 'arn:aws:secretsmanager:us-east-1:123456789012:secret:mmgis-db-AbCdEf';
+const SECRET_VALUE = 'super-secret-password-never-in-templates';
+
+const modes = {
+  'data-api': ['database=data-api', `dbClusterArn=${CLUSTER}`, `dbSecretArn=${SECRET}`, 'dbName=mmgis'],
+  proxy: [
+    'database=proxy',
+    'dbHost=mmgis.proxy-abc.us-east-1.rds.amazonaws.com',
+    'dbUser=mmgis',
+    'dbName=mmgis',
+    `dbSecretArn=${SECRET}`,
+    'subnetIds=subnet-1,subnet-2',
+    'securityGroupIds=sg-1',
+  ],
+} as const;
+
+const dir = mkdtempSync(join(tmpdir(), 'sls-db-modes-'));
+const templates: Record<string, any> = {};
+
+beforeAll(async () => {
+  // One at a time: two `serverless package` runs in one service folder trip over each other.
+  for (const [mode, params] of Object.entries(modes)) {
+    {
+      const out = join(dir, mode);
+      await run(
+        process.execPath,
+        [
+          'node_modules/serverless/bin/serverless.js',
+          'package',
+          '--package',
+          out,
+          ...params.map((p) => `--param=${p}`),
+        ],
+        {
+          env: {
+            ...process.env,
+            // A password in the environment of whoever deploys must not end up in the template.
+            PGPASSWORD: SECRET_VALUE,
+            DATABASE_URL: '',
+            DB_DRIVER: '',
+            AWS_ACCESS_KEY_ID: 'x',
+            AWS_SECRET_ACCESS_KEY: 'x',
+            SLS_TELEMETRY_DISABLED: '1',
+            SLS_NOTIFICATIONS_MODE: 'off',
+          },
+        },
+      );
+      const text = readFileSync(join(out, 'cloudformation-template-update-stack.json'), 'utf8');
+      expect(text).not.toContain(SECRET_VALUE);
+      templates[mode] = JSON.parse(text);
+    }
+  }
+}, 400_000);
+
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+const lambdas = (t: any) =>
+  Object.values(t.Resources as Record<string, any>).filter((r) => r.Type === 'AWS::Lambda::Function');
+const policy = (t: any) => t.Resources.DatabaseAccessPolicy.Properties.PolicyDocument.Statement;
+
+describe('deployment templates', () => {
+  it('data-api: rds-data on the cluster, GetSecretValue on the secret, the driver env, no VPC', () => {
+    const t = templates['data-api'];
+    const statements = policy(t);
+    expect(statements).toContainEqual(
+      expect.objectContaining({
+        Effect: 'Allow',
+        Action: expect.arrayContaining([
+          'rds-data:ExecuteStatement',
+          'rds-data:BeginTransaction',
+          'rds-data:CommitTransaction',
+          'rds-data:RollbackTransaction',
+        ]),
+        Resource: CLUSTER,
+      }),
+    );
+    expect(statements).toContainEqual({
+      Effect: 'Allow',
+      Action: 'secretsmanager:GetSecretValue',
+      Resource: SECRET,
+    });
+    for (const fn of lambdas(t)) {
+      const env = fn.Properties.Environment.Variables;
+      expect(env).toMatchObject({
+        DB_DRIVER: 'data-api',
+        DB_CLUSTER_ARN: CLUSTER,
+        DB_SECRET_ARN: SECRET,
+        DB_NAME: 'mmgis',
+      });
+      expect(env.DATABASE_URL).toBe('');
+      expect(fn.Properties.VpcConfig).toBeUndefined();
+    }
+  });
+
+  it('proxy: the password secret only by ARN, TLS against the RDS CA bundle, the VPC from parameters', () => {
+    const t = templates.proxy;
+    expect(policy(t)).toEqual([
+      { Effect: 'Allow', Action: 'secretsmanager:GetSecretValue', Resource: SECRET },
+    ]);
+    for (const fn of lambdas(t)) {
+      const env = fn.Properties.Environment.Variables;
+      expect(env).toMatchObject({
+        DB_DRIVER: 'postgres',
+        DB_URL_SECRET_ARN: SECRET,
+        DB_HOST: 'mmgis.proxy-abc.us-east-1.rds.amazonaws.com',
+        DB_USER: 'mmgis',
+        DB_NAME: 'mmgis',
+        DB_CA_FILE: '/var/runtime/ca-cert.pem',
+        DATABASE_URL: '',
+      });
+      // Comma-separated parameters, split by CloudFormation at deploy time.
+      expect(fn.Properties.VpcConfig).toEqual({
+        SubnetIds: { 'Fn::Split': [',', 'subnet-1,subnet-2'] },
+        SecurityGroupIds: { 'Fn::Split': [',', 'sg-1'] },
+      });
+    }
+  });
+
+  it('both: stage throttling, reserved concurrency for jobs, migrations run by a custom resource per deploy', () => {
+    for (const t of Object.values(templates)) {
+      const deployment = Object.values(t.Resources as Record<string, any>).find(
+        (r) => r.Type === 'AWS::ApiGateway::Deployment',
+      );
+      expect(deployment.Properties.StageDescription).toMatchObject({
+        ThrottlingRateLimit: 100,
+        ThrottlingBurstLimit: 200,
+      });
+      const jobs = lambdas(t).filter((f) => f.Properties.Handler.startsWith('dist/functions/jobs/'));
+      expect(jobs.length).toBeGreaterThan(1);
+      for (const fn of jobs) {
+        if (fn.Properties.Handler === 'dist/functions/jobs/migrate.handler') continue;
+        expect(fn.Properties.ReservedConcurrentExecutions).toBe(4);
+      }
+      const m = t.Resources.MigrateOnDeploy;
+      expect(m.Type).toBe('Custom::Migrate');
+      expect(m.Properties.ServiceToken['Fn::GetAtt'][0]).toBe('MigrateLambdaFunction');
+      expect(m.Properties.Deployment).toMatch(/^\d{4}-/);
+    }
+  });
+});
