@@ -74,7 +74,8 @@ export function tableFromObjects(csv: unknown, header: unknown): Table {
       throw badRequest("'csv' must be an array of row objects or a string holding one.");
     }
   }
-  if (!Array.isArray(list)) throw badRequest("'csv' must be an array of row objects or a string holding one.");
+  if (!Array.isArray(list))
+    throw badRequest("'csv' must be an array of row objects or a string holding one.");
   let hdr = header;
   if (typeof hdr === 'string') {
     try {

@@ -28,7 +28,8 @@ function walk(layers: unknown, path: string[], found: (dataset: string, o: Occur
       for (const d of links) if (d && typeof d.dataset === 'string') names.add(d.dataset);
       for (const n of names) found(n, { ...o, path: path.join('.') });
     }
-    if (Array.isArray(layer.sublayers)) walk(layer.sublayers, [...path, String(layer.name ?? '')], found, depth + 1);
+    if (Array.isArray(layer.sublayers))
+      walk(layer.sublayers, [...path, String(layer.name ?? '')], found, depth + 1);
   }
 }
 

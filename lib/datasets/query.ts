@@ -33,7 +33,8 @@ export function parseQueries(queries: unknown): DatasetQuery[] {
   if (!Array.isArray(q)) throw badRequest("'queries' must be a list of {dataset, column, search}.");
   if (q.length > MAX_QUERIES) throw badRequest(`'queries' holds more than ${MAX_QUERIES} queries.`);
   return q.map((e, i) => {
-    if (!e || typeof e !== 'object' || Array.isArray(e)) throw badRequest(`'queries[${i}]' must be an object.`);
+    if (!e || typeof e !== 'object' || Array.isArray(e))
+      throw badRequest(`'queries[${i}]' must be an object.`);
     const o = e as Record<string, unknown>;
     return { dataset: o.dataset, column: o.column, search: o.search };
   });

@@ -9,7 +9,10 @@ import { badRequest } from '#lib/errors.ts';
  * @example fieldsOf('x=1&bands=%5B%5B1%2C3%5D%5D', {'content-type': 'application/x-www-form-urlencoded'})
  *   // → { x: '1', bands: '[[1,3]]' }
  */
-export function fieldsOf(raw: string | null, headers: Record<string, string | undefined>): Record<string, unknown> {
+export function fieldsOf(
+  raw: string | null,
+  headers: Record<string, string | undefined>,
+): Record<string, unknown> {
   const text = raw ?? '';
   if (text.trim() === '') return {};
   const type = (header(headers, 'content-type') ?? '').toLowerCase();

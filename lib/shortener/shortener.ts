@@ -61,7 +61,9 @@ export function assertCode(code: unknown, field = 'short'): string {
 
 /** The url behind `code`; 404 when unknown. */
 export async function expand(sql: Queryable, code: string): Promise<string> {
-  const rows = /^[0-9a-z]{1,16}$/.test(code) ? await sql`select url from short_urls where code = ${code}` : [];
+  const rows = /^[0-9a-z]{1,16}$/.test(code)
+    ? await sql`select url from short_urls where code = ${code}`
+    : [];
   if (!rows.length) throw notFound(`No short link '${code.slice(0, 40)}' was found.`);
   return rows[0].url as string;
 }
