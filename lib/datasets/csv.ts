@@ -32,7 +32,12 @@ export function assertColumns(columns: string[], where: string): string[] {
 export function parseCsv(text: string): Table {
   let records: string[][];
   try {
-    records = parse(text, { bom: true, skip_empty_lines: true, relax_column_count: false }) as string[][];
+    records = parse(text, {
+      bom: true,
+      skip_empty_lines: true,
+      relax_column_count: false,
+      record_delimiter: ['\r\n', '\n', '\r'],
+    }) as string[][];
   } catch (e) {
     if (e instanceof CsvError) {
       const line = (e as CsvError & { lines?: number }).lines;

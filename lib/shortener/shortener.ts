@@ -1,6 +1,7 @@
 import { randomInt } from 'node:crypto';
 import type { Queryable } from '#lib/db/index.ts';
 import { badRequest, notFound } from '#lib/errors.ts';
+import { hasControl } from '#lib/storage/text.ts';
 
 const ALPHABET = '0123456789abcdefghijklmnopqrstuvwxyz';
 const CODE_LENGTH = 7;
@@ -20,7 +21,7 @@ export function newCode(length = CODE_LENGTH): string {
 export function assertShortenableUrl(url: unknown): string {
   if (typeof url !== 'string' || url.trim() === '') throw badRequest("Missing required body field 'url'.");
   if (url.length > MAX_URL) throw badRequest(`'url' is longer than ${MAX_URL} characters.`);
-  if (/[\u0000-\u001f\u007f]/.test(url)) throw badRequest("'url' contains control characters.");
+  if (hasControl(url)) throw badRequest("'url' contains control characters.");
   if (url.startsWith('/') && !url.startsWith('//') && !url.startsWith('/\\')) return url;
   let parsed: URL;
   try {

@@ -1,4 +1,5 @@
 import { badRequest } from '#lib/errors.ts';
+import { hasControl } from './text.ts';
 
 /**
  * Turns a client's `path` into a key below the mission data root. MMGIS's `Missions/...` form is
@@ -11,7 +12,7 @@ import { badRequest } from '#lib/errors.ts';
 export function missionKey(path: unknown, field = 'path', allowEmpty = false): string {
   if (typeof path !== 'string' || path === '') throw badRequest(`Missing required field '${field}'.`);
   if (path.length > 1024) throw badRequest(`'${field}' is longer than 1024 characters.`);
-  if (/[\u0000-\u001f\u007f]/.test(path)) throw badRequest(`'${field}' contains control characters.`);
+  if (hasControl(path)) throw badRequest(`'${field}' contains control characters.`);
   if (path.includes('\\')) throw badRequest(`'${field}' must not contain backslashes.`);
   let p = path;
   if (p.startsWith('/Missions/')) p = p.slice('/Missions/'.length);

@@ -1,3 +1,6 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import type { TestProject } from 'vitest/node';
 import { startService } from '../../scripts/devServer.ts';
 import { createFreshDatabase } from './freshDatabase.ts';
@@ -18,6 +21,8 @@ declare module 'vitest' {
     s3Endpoint: string;
     /** Statuses of the first_signup calls made while no user existed, then once more. */
     firstSignupStatuses: number[];
+    /** The mission data root (MISSION_DATA_DIR) both services read rasters and tilesets from. */
+    missionDataDir: string;
   }
 }
 
@@ -27,7 +32,13 @@ declare module 'vitest' {
  */
 export default async function setup(project: TestProject) {
   const fresh = await createFreshDatabase(process.env.DATABASE_URL);
-  const env = { LOG_LEVEL: 'warn', SESSION_TTL_MS: '', STATEMENT_TIMEOUT_MS: '30000' };
+  const missionDataDir = mkdtempSync(join(tmpdir(), 'mmgis-missions-'));
+  const env = {
+    LOG_LEVEL: 'warn',
+    SESSION_TTL_MS: '',
+    STATEMENT_TIMEOUT_MS: '30000',
+    MISSION_DATA_DIR: missionDataDir,
+  };
   const [open, local] = await Promise.all([
     startService({ databaseUrl: fresh.url, env: { ...env, AUTH: 'none' } }),
     startService({ databaseUrl: fresh.url, env: { ...env, AUTH: 'local' } }),
@@ -57,9 +68,11 @@ export default async function setup(project: TestProject) {
   project.provide('admin', { ...admin, token: gen?.body?.token ?? '' });
   project.provide('firstSignupStatuses', firstSignupStatuses);
   project.provide('s3Endpoint', open.s3Endpoint);
+  project.provide('missionDataDir', missionDataDir);
 
   return async () => {
     await Promise.all([open.stop(), local.stop()]);
     await fresh.drop();
+    rmSync(missionDataDir, { recursive: true, force: true });
   };
 }
