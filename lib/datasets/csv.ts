@@ -55,7 +55,11 @@ export function parseCsv(text: string): Table {
 
 /** The table as RFC 4180 CSV (CRLF line ends, fields quoted where needed); parseCsv gives it back. */
 export function toCsv(table: Table): string {
-  return stringify([table.columns, ...table.rows], { record_delimiter: 'windows', quoted_empty: false });
+  return stringify([table.columns, ...table.rows], {
+    record_delimiter: 'windows',
+    // Quote any field holding a line break (csv-stringify alone quotes only the record delimiter).
+    quoted_match: /[\r\n]/,
+  });
 }
 
 /** A cell of MMGIS's JSON rows as text: strings as they are, null/undefined empty, others as JSON. */

@@ -25,7 +25,8 @@ export function parseTimeFolder(name: string): (TimeFolder & { ms: number }) | n
 
 function instant(v: unknown, field: string): number {
   if (typeof v !== 'string' || v === '') throw badRequest(`Missing required query parameter '${field}'.`);
-  const ms = Date.parse(v);
+  // A `+hh:mm` offset sent unencoded in a query string arrives as a space.
+  const ms = Date.parse(v.replace(/ (\d{2}(:?\d{2})?)$/, '+$1'));
   if (!Number.isFinite(ms)) throw badRequest(`'${field}' must be an ISO 8601 time.`);
   return ms;
 }
@@ -44,7 +45,10 @@ export async function queryTilesetTimes(
   if (at < 0) throw badRequest("'path' must contain '_time_' where the time folders are.");
   const start = instant(q.starttime, 'starttime');
   const end = instant(q.endtime, 'endtime');
-  if (start > end) throw badRequest("'starttime' is after 'endtime'.");
+  if (start > end) {
+    const iso = (ms: number) => new Date(ms).toISOString();
+    throw badRequest(`'starttime' (${iso(start)}) is after 'endtime' (${iso(end)}).`);
+  }
   const prefix = missionKey(q.path.slice(0, at), 'path', true);
   const folders = await storage.listFolders(prefix);
   return folders

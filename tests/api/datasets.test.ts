@@ -8,7 +8,8 @@ const upload = (name: string, csv: string, mode?: string, token = adminToken()) 
     token,
     headers: { 'content-type': 'text/csv' },
   });
-const download = (name: string) => call('GET', `/api/datasets/download?layer=${name}`, { token: adminToken() });
+const download = (name: string) =>
+  call('GET', `/api/datasets/download?layer=${name}`, { token: adminToken() });
 const get = (queries: unknown) => call('POST', '/api/datasets/get', { body: { queries } });
 
 // Quoting edge cases: embedded commas, doubled quotes, newlines (LF and CRLF) inside quotes, empty cells,
@@ -33,7 +34,10 @@ describe('datasets', () => {
     const name = uniqueName('ds');
     const res = await upload(name, TRICKY);
     expect(res.status).toBe(200);
-    expect(res.body).toMatchObject({ status: 'success', body: { name, rows: 5, columns: ['id', 'name', 'notes'] } });
+    expect(res.body).toMatchObject({
+      status: 'success',
+      body: { name, rows: 5, columns: ['id', 'name', 'notes'] },
+    });
     const dl = await download(name);
     expect(dl.body.body).toEqual(TRICKY_ROWS.map(([id, n, notes]) => ({ id, name: n, notes })));
   });
@@ -48,7 +52,8 @@ describe('datasets', () => {
     expect(back).toEqual([['id', 'name', 'notes'], ...TRICKY_ROWS]);
     // And uploading the download again gives the same rows.
     const again = uniqueName('ds');
-    await upload(again, res.text);
+    const re = await upload(again, res.text);
+    expect(re.status).toBe(200);
     expect((await download(again)).body.body).toEqual((await download(name)).body.body);
   });
 
@@ -63,8 +68,22 @@ describe('datasets', () => {
     ]);
     expect(res.status).toBe(200);
     expect(res.body.body).toEqual([
-      { dataset: name, column: 'site', search: 'A', results: [{ site: 'A', value: '1' }, { site: 'A', value: '3' }] },
-      { dataset: 'no_such_dataset_x', column: 'site', search: 'A', results: [], error: expect.stringContaining('not found') },
+      {
+        dataset: name,
+        column: 'site',
+        search: 'A',
+        results: [
+          { site: 'A', value: '1' },
+          { site: 'A', value: '3' },
+        ],
+      },
+      {
+        dataset: 'no_such_dataset_x',
+        column: 'site',
+        search: 'A',
+        results: [],
+        error: expect.stringContaining('not found'),
+      },
       { dataset: name, column: 'nope', search: 'A', results: [], error: expect.stringContaining("'nope'") },
       { dataset: name, column: 'value', search: 2, results: [{ site: 'B', value: '2' }] },
     ]);
@@ -75,7 +94,9 @@ describe('datasets', () => {
     const rows = Array.from({ length: 150 }, (_, i) => `k,${i}`).join('\n');
     await upload(name, `key,n\n${rows}\n`);
     const res = await call('POST', '/api/datasets/get', {
-      body: new URLSearchParams({ queries: JSON.stringify([{ dataset: name, column: 'key', search: 'k' }]) }).toString(),
+      body: new URLSearchParams({
+        queries: JSON.stringify([{ dataset: name, column: 'key', search: 'k' }]),
+      }).toString(),
       headers: { 'content-type': 'application/x-www-form-urlencoded' },
     });
     expect(res.status).toBe(200);
@@ -124,7 +145,15 @@ describe('datasets', () => {
     const name = uniqueName('ds');
     const full = await call('POST', '/api/datasets/recreate', {
       token: adminToken(),
-      body: { name, header: ['id', 'v'], csv: JSON.stringify([{ id: 1, v: 'x' }, { id: 2, v: null }]), mode: 'full' },
+      body: {
+        name,
+        header: ['id', 'v'],
+        csv: JSON.stringify([
+          { id: 1, v: 'x' },
+          { id: 2, v: null },
+        ]),
+        mode: 'full',
+      },
     });
     expect(full.status).toBe(200);
     const app = await call('POST', '/api/datasets/recreate', {
@@ -156,11 +185,21 @@ describe('datasets', () => {
         {
           name: 'Head',
           type: 'header',
-          sublayers: [{ name: 'Pts', type: 'vector', url: 'x.json', variables: { datasetLinks: [{ dataset: name, column: 'k' }] } }],
+          sublayers: [
+            {
+              name: 'Pts',
+              type: 'vector',
+              url: 'x.json',
+              variables: { datasetLinks: [{ dataset: name, column: 'k' }] },
+            },
+          ],
         },
       ],
     };
-    const up = await call('POST', '/api/configure/upsert', { token: adminToken(), body: { mission, config } });
+    const up = await call('POST', '/api/configure/upsert', {
+      token: adminToken(),
+      body: { mission, config },
+    });
     expect(up.status).toBe(200);
     const res = await call('POST', '/api/datasets/entries', { token: adminToken() });
     const entry = res.body.body.entries.find((e: any) => e.name === name);

@@ -6,7 +6,10 @@ describe('shortener', () => {
     const url = `https://example.org/map?mission=${uniqueName('m')}&x=1`;
     const a = await call('POST', '/api/shortener/shorten', { body: { url } });
     expect(a.status).toBe(200);
-    expect(a.body).toMatchObject({ status: 'success', body: { url: expect.stringMatching(/^[0-9a-z]{6,}$/) } });
+    expect(a.body).toMatchObject({
+      status: 'success',
+      body: { url: expect.stringMatching(/^[0-9a-z]{6,}$/) },
+    });
     const b = await call('POST', '/api/shortener/shorten', { body: { url } });
     expect(b.body.body.url).toBe(a.body.body.url);
     const other = await call('POST', '/api/shortener/shorten', { body: { url: `${url}&y=2` } });
