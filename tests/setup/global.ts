@@ -1,3 +1,6 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import type { TestProject } from 'vitest/node';
 import { dataApiEnv } from '../../scripts/dataApiStandIn.ts';
 import { startService } from '../../scripts/devServer.ts';
@@ -21,6 +24,8 @@ declare module 'vitest' {
     firstSignupStatuses: number[];
     /** With DB_DRIVER=data-api: the test process's own Data API stand-in environment (else empty). */
     dataApiEnv: Record<string, string>;
+    /** The mission data root (MISSION_DATA_DIR) both services read rasters and tilesets from. */
+    missionDataDir: string;
   }
 }
 
@@ -30,9 +35,15 @@ declare module 'vitest' {
  */
 export default async function setup(project: TestProject) {
   const fresh = await createFreshDatabase(process.env.DATABASE_URL);
+  const missionDataDir = mkdtempSync(join(tmpdir(), 'mmgis-missions-'));
   // Third database mode (DB_DRIVER=data-api): services and test code reach the database through stand-ins.
   const dataApi = await dataApiEnv(process.env, fresh.url);
-  const env = { LOG_LEVEL: 'warn', SESSION_TTL_MS: '', STATEMENT_TIMEOUT_MS: '30000' };
+  const env = {
+    LOG_LEVEL: 'warn',
+    SESSION_TTL_MS: '',
+    STATEMENT_TIMEOUT_MS: '30000',
+    MISSION_DATA_DIR: missionDataDir,
+  };
   const [open, local] = await Promise.all([
     startService({ databaseUrl: fresh.url, env: { ...env, AUTH: 'none' } }),
     startService({ databaseUrl: fresh.url, env: { ...env, AUTH: 'local' } }),
@@ -63,10 +74,12 @@ export default async function setup(project: TestProject) {
   project.provide('firstSignupStatuses', firstSignupStatuses);
   project.provide('s3Endpoint', open.s3Endpoint);
   project.provide('dataApiEnv', dataApi?.env ?? {});
+  project.provide('missionDataDir', missionDataDir);
 
   return async () => {
     await Promise.all([open.stop(), local.stop()]);
     await dataApi?.stop();
     await fresh.drop();
+    rmSync(missionDataDir, { recursive: true, force: true });
   };
 }

@@ -1,0 +1,23 @@
+import { toCsv } from '#lib/datasets/csv.ts';
+import { readTable, requireDataset, toObjects } from '#lib/datasets/store.ts';
+import { endpoint } from '#lib/http/endpoint.ts';
+import { rawJson } from '#lib/http/response.ts';
+
+const query = {
+  type: 'object',
+  properties: { layer: { type: 'string' }, format: { type: 'string', enum: ['json', 'csv'] } },
+  required: ['layer'],
+} as const;
+
+/** GET /api/datasets/download?layer=N[&format=csv]: the rows as JSON objects, or the table as CSV. */
+export const handler = endpoint({ auth: 'admin', body: 'raw', schema: { query } }, async ({ query, db }) => {
+  const ds = await requireDataset(db.sql, query.layer);
+  const table = await readTable(db.sql, ds);
+  if (query.format === 'csv') {
+    return rawJson(200, toCsv(table), {
+      'Content-Type': 'text/csv; charset=utf-8',
+      'Content-Disposition': `attachment; filename="${ds.name}.csv"`,
+    });
+  }
+  return { status: 'success', body: toObjects(table) };
+});

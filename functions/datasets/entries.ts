@@ -1,0 +1,8 @@
+import { listDatasetEntries } from '#lib/datasets/entries.ts';
+import { endpoint } from '#lib/http/endpoint.ts';
+
+/** POST (and GET) /api/datasets/entries: every dataset with rows, columns and occurrences. */
+export const handler = endpoint({ auth: 'admin', body: 'raw' }, async ({ db }) => ({
+  status: 'success',
+  body: { entries: await listDatasetEntries(db.sql) },
+}));

@@ -1,0 +1,20 @@
+import { parseCsv } from '#lib/datasets/csv.ts';
+import { assertName, writeDataset } from '#lib/datasets/store.ts';
+import { endpoint } from '#lib/http/endpoint.ts';
+
+const query = {
+  type: 'object',
+  properties: { name: { type: 'string' }, mode: { type: 'string', enum: ['replace', 'append'] } },
+  required: ['name'],
+} as const;
+
+/** POST /api/datasets/upload?name=N[&mode=replace|append], body text/csv (RFC 4180). */
+export const handler = endpoint(
+  { auth: 'admin', body: 'raw', schema: { query } },
+  async ({ query, rawBody, db }) => {
+    const name = assertName(query.name);
+    const table = parseCsv(rawBody ?? '');
+    const r = await writeDataset(db, name, table, query.mode ?? 'replace');
+    return { status: 'success', message: `Stored ${r.added} rows in dataset '${name}'.`, body: r };
+  },
+);

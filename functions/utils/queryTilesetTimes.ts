@@ -1,0 +1,14 @@
+import { endpoint } from '#lib/http/endpoint.ts';
+import { queryTilesetTimes } from '#lib/rasters/tilesetTimes.ts';
+import { missionStorage } from '#lib/storage/storage.ts';
+
+const query = {
+  type: 'object',
+  properties: { path: { type: 'string' }, starttime: { type: 'string' }, endtime: { type: 'string' } },
+} as const;
+
+/** GET /api/utils/queryTilesetTimes?path=...&starttime=&endtime= → {times: [{t, n}]}. */
+export const handler = endpoint({ auth: 'viewer', body: 'raw', schema: { query } }, async ({ query }) => ({
+  status: 'success',
+  body: { times: await queryTilesetTimes(missionStorage(), query) },
+}));
