@@ -1,0 +1,266 @@
+/**
+ * `npm run bench:load [-- --duration=SECONDS --db=server|embedded|both --points=N]`: the service under a
+ * map's load (docs/connections.md). Starts the service with `startService` (the code `npm start` runs) on
+ * a fresh database (a new database on the `DATABASE_URL` server, or a throwaway embedded one), seeds
+ * 200,000 points, then for `--duration` seconds (default 180) runs over real HTTP:
+ *   - map-view bursts: 32 concurrent tiles of z10–z14 around the dense cluster, different tiles each burst;
+ *   - GeoJSON bbox reads (plain, with `stats`, with `filters` + `stats`) by two clients;
+ *   - configure `get`; an append of 1,000 features every 3 s; an `addLayer` every 10 s.
+ * Then prints per route requests, throughput, p50/p95/p99 and errors by status, the peak database
+ * connections and service RSS, whether every appended feature reads back, and the z12 tile throughput at
+ * 8 clients through the service against the same tile SQL alone at 8 clients.
+ */
+import { randomBytes } from 'node:crypto';
+import postgres from 'postgres';
+import { createDb, type Db } from '../lib/db/index.ts';
+import { requireDataset } from '../lib/geodatasets/catalog.ts';
+import { recreateGeodataset } from '../lib/geodatasets/write/write.ts';
+import { type RunningService, startService } from '../scripts/devServer.ts';
+import { CLUSTER, featureCollectionText, points, random } from './data.ts';
+import { acceptedConnections, groupRss, peakSampler, RouteStats, table, timedFetch } from './loadMetrics.ts';
+import { tileAt, tileSql } from './readTiles.ts';
+
+const arg = (name: string, fallback: string) =>
+  process.argv.find((a) => a.startsWith(`--${name}=`))?.split('=')[1] ?? fallback;
+
+const LAYER = 'load_points';
+const MISSION = 'LoadBench';
+
+interface Target {
+  label: string;
+  svc: RunningService;
+  /** Open connections of the service to its database right now. */
+  connections: () => Promise<number>;
+  cleanup: () => Promise<void>;
+}
+
+async function serverTarget(serverUrl: string): Promise<Target> {
+  const admin = postgres(serverUrl, { max: 1, onnotice: () => {} });
+  const name = `mmgis_bench_load_${Date.now()}_${randomBytes(2).toString('hex')}`;
+  await admin.unsafe(`create database ${name}`);
+  const u = new URL(serverUrl);
+  u.pathname = `/${name}`;
+  const svc = await startService({ databaseUrl: u.toString(), env: { AUTH: 'none', LOG_LEVEL: 'warn' } });
+  return {
+    label: 'PostGIS server',
+    svc,
+    connections: async () => {
+      const [r] = await admin`select count(*)::int as n from pg_stat_activity where datname = ${name}`;
+      return r.n;
+    },
+    cleanup: async () => {
+      await svc.stop();
+      await admin.unsafe(`drop database if exists ${name} with (force)`).catch(() => {});
+      await admin.end();
+    },
+  };
+}
+
+async function embeddedTarget(): Promise<Target> {
+  const svc = await startService({ dataDir: 'memory://', env: { AUTH: 'none', LOG_LEVEL: 'warn' } });
+  const port = Number(new URL(svc.databaseUrl).port);
+  return {
+    label: 'embedded PGlite',
+    svc,
+    connections: async () => acceptedConnections(port),
+    cleanup: () => svc.stop(),
+  };
+}
+
+const post = (url: string, body: unknown) =>
+  fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+
+async function seed(t: Target, count: number): Promise<{ db: Db }> {
+  const db = createDb({ url: t.svc.databaseUrl, max: 2, statementTimeoutMs: 600_000 });
+  await recreateGeodataset(db, featureCollectionText(points(count, 1)), {
+    name: LAYER,
+    startProp: 't',
+    groupIdProp: 'g',
+  });
+  const res = await post(`${t.svc.url}/api/configure/add`, { mission: MISSION });
+  if (res.status >= 300) throw new Error(`configure add: ${res.status} ${await res.text()}`);
+  return { db };
+}
+
+/** The 32 tiles of burst `k`: a 4×8 window near the cluster at zoom 10–14, moved every burst. */
+function burstTiles(k: number): { z: number; x: number; y: number }[] {
+  const z = 10 + (k % 5);
+  const c = tileAt(CLUSTER.lon, CLUSTER.lat, z);
+  const shift = Math.floor(k / 5);
+  const dx = (shift % 5) - 2;
+  const dy = (Math.floor(shift / 5) % 3) - 1;
+  const out = [];
+  for (let i = 0; i < 32; i++)
+    out.push({ z, x: c.x - 4 + (i % 8) + dx, y: c.y - 2 + Math.floor(i / 8) + dy });
+  return out;
+}
+
+async function mix(t: Target, seconds: number) {
+  const base = t.svc.url;
+  const routes = {
+    tile: new RouteStats('tile z10–z14 (32-request bursts)'),
+    bbox: new RouteStats('GeoJSON bbox'),
+    stats: new RouteStats('GeoJSON bbox + stats'),
+    filters: new RouteStats('GeoJSON bbox + filters + stats'),
+    configure: new RouteStats('configure get'),
+    append: new RouteStats('append 1,000 features'),
+    addLayer: new RouteStats('configure addLayer'),
+  };
+  const until = performance.now() + seconds * 1000;
+  const running = () => performance.now() < until;
+  const pause = (ms: number) => new Promise((r) => setTimeout(r, ms));
+  const r = random(7);
+  const appended: number[] = [];
+
+  const tiles = async () => {
+    for (let k = 0; running(); k++) {
+      await Promise.all(
+        burstTiles(k).map(({ z, x, y }) =>
+          timedFetch(routes.tile, `${base}/api/geodatasets/get?layer=${LAYER}&type=mvt&z=${z}&x=${x}&y=${y}`),
+        ),
+      );
+      await pause(100);
+    }
+  };
+  const geojson = async () => {
+    for (let k = 0; running(); k++) {
+      const w = 0.02 + r() * 0.08;
+      const cx = CLUSTER.lon + (r() - 0.5);
+      const cy = CLUSTER.lat + (r() - 0.5);
+      const box = `minx=${cx - w}&miny=${cy - w}&maxx=${cx + w}&maxy=${cy + w}`;
+      const q = `${base}/api/geodatasets/get?layer=${LAYER}&type=geojson&${box}`;
+      if (k % 3 === 0) await timedFetch(routes.bbox, q);
+      else if (k % 3 === 1) await timedFetch(routes.stats, `${q}&stats=f,n`);
+      else await timedFetch(routes.filters, `${q}&filters=n+>+number+500000&stats=f&limit=1000`);
+    }
+  };
+  const configure = async () => {
+    while (running()) {
+      await timedFetch(routes.configure, `${base}/api/configure/get?mission=${MISSION}`);
+      await pause(50);
+    }
+  };
+  const appends = async () => {
+    for (let batch = 0; running(); batch++) {
+      const feats = [...points(1000, 1000 + batch)].map((f, i) => ({
+        ...f,
+        properties: { ...f.properties, lb: batch, li: i },
+      }));
+      const res = await timedFetch(routes.append, `${base}/api/geodatasets/append/${LAYER}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ type: 'FeatureCollection', features: feats }),
+      });
+      if (res && res.status < 300) appended.push(batch);
+      await pause(3000);
+    }
+  };
+  const addLayers = async () => {
+    for (let k = 0; running(); k++) {
+      await timedFetch(routes.addLayer, `${base}/api/configure/addLayer`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({
+          mission: MISSION,
+          layer: { name: `L${k}`, type: 'vector', url: `geodatasets:${LAYER}` },
+        }),
+      });
+      await pause(10_000);
+    }
+  };
+  await Promise.all([tiles(), geojson(), geojson(), configure(), appends(), addLayers()]);
+  return { routes: Object.values(routes), appended };
+}
+
+/** Every feature of every successful append batch reads back through the API (by its `lb` property). */
+async function lostWrites(t: Target, batches: number[]): Promise<number> {
+  let lost = 0;
+  for (const b of batches) {
+    const res = await fetch(
+      `${t.svc.url}/api/geodatasets/get?layer=${LAYER}&type=geojson&filters=lb+=+number+${b}&_source=li`,
+    );
+    const fc = (await res.json()) as { features?: { properties?: { li?: number } }[] };
+    const seen = new Set((fc.features ?? []).map((f) => f.properties?.li));
+    for (let i = 0; i < 1000; i++) if (!seen.has(i)) lost++;
+  }
+  return lost;
+}
+
+/** Tiles per second of `fetchOne` run by `clients` concurrent loops for `seconds`. */
+async function rate(clients: number, seconds: number, one: () => Promise<unknown>): Promise<number> {
+  await one();
+  let n = 0;
+  const t0 = performance.now();
+  const until = t0 + seconds * 1000;
+  await Promise.all(
+    Array.from({ length: clients }, async () => {
+      while (performance.now() < until) {
+        await one();
+        n++;
+      }
+    }),
+  );
+  return n / ((performance.now() - t0) / 1000);
+}
+
+async function z12Ratio(t: Target, seconds: number) {
+  const z12 = tileAt(CLUSTER.lon, CLUSTER.lat, 12);
+  const params = { type: 'mvt', z: String(z12.z), x: String(z12.x), y: String(z12.y) };
+  const url = `${t.svc.url}/api/geodatasets/get?${new URLSearchParams({ layer: LAYER, ...params })}`;
+  let bytes = 0;
+  const service = await rate(8, seconds, async () => {
+    const res = await fetch(url);
+    if (res.status !== 200) throw new Error(`z12 tile: HTTP ${res.status}`);
+    bytes = (await res.arrayBuffer()).byteLength;
+  });
+  const db = createDb({ url: t.svc.databaseUrl, max: 8 });
+  try {
+    const ds = await requireDataset(db.sql, LAYER);
+    const sqlAlone = await rate(8, seconds, () => tileSql(params)(db, ds));
+    return { service, sqlAlone, bytes };
+  } finally {
+    await db.end();
+  }
+}
+
+async function run(t: Target, seconds: number, count: number) {
+  const { db } = await seed(t, count);
+  await db.end();
+  const conns = peakSampler(t.connections);
+  const pgid = t.svc.pid();
+  const rss = peakSampler(() => (pgid ? groupRss(pgid) : 0), 500);
+  const { routes, appended } = await mix(t, seconds);
+  const peakConnections = await conns.stop();
+  const peakRss = await rss.stop();
+  const lost = await lostWrites(t, appended);
+  const z12 = await z12Ratio(t, Math.max(5, Math.min(15, seconds / 6)));
+  const total5xx = routes.reduce((s, r) => s + r.count5xx(), 0);
+  const errorLines = t.svc.logLines().filter((l) => /"level":"error"|\bError\b/.test(l)).length;
+  console.log(`\n## ${t.label}: ${count} points, ${seconds} s mix\n`);
+  console.log(table(routes, seconds));
+  console.log(`
+- 5xx (and failed fetches): ${total5xx} (target 0)
+- appended batches: ${appended.length} × 1,000 features; lost (not readable at the end): ${lost} (target 0)
+- peak database connections (sampled every 250 ms): ${peakConnections} (target ≤ 30 on the server)
+- service peak RSS (serverless-offline process group): ${(peakRss / 1048576).toFixed(0)} MB
+- error lines in the service log: ${errorLines}
+- z12 tile (${z12.bytes} bytes) at 8 clients: ${z12.service.toFixed(1)} tiles/s through the service, ${z12.sqlAlone.toFixed(1)} tiles/s SQL alone, ratio ${(z12.service / z12.sqlAlone).toFixed(2)} (target ≥ 350 tiles/s on the server, about 0.4 of SQL alone)`);
+}
+
+async function main() {
+  const seconds = Number(arg('duration', '180'));
+  const which = arg('db', 'both');
+  const count = Number(arg('points', '200000'));
+  const serverUrl = process.env.DATABASE_URL || 'postgres://postgres@127.0.0.1:5432/postgres';
+  for (const kind of ['server', 'embedded']) {
+    if (which !== 'both' && which !== kind) continue;
+    const t = kind === 'server' ? await serverTarget(serverUrl) : await embeddedTarget();
+    try {
+      await run(t, seconds, count);
+    } finally {
+      await t.cleanup();
+    }
+  }
+}
+
+if (process.argv[1]?.endsWith('load.js') || process.argv[1]?.endsWith('load.ts')) await main();
