@@ -99,7 +99,7 @@ export function createDb(options: DbOptions = {}): Db {
       return res.count;
     },
     capabilities() {
-      caps ??= probe(sql).catch((e) => {
+      caps ??= probe(sql, embedded).catch((e) => {
         caps = undefined;
         throw e;
       });
@@ -109,12 +109,13 @@ export function createDb(options: DbOptions = {}): Db {
   };
 }
 
-async function probe(sql: Sql): Promise<Capabilities> {
+async function probe(sql: Sql, embedded: boolean): Promise<Capabilities> {
   const [row] = await sql`
     select exists(select 1 from pg_proc where proname = 'st_asmvt') as has_mvt,
            current_setting('server_version_num')::int as server_version,
            coalesce((select extversion from pg_extension where extname = 'postgis'), '') as postgis`;
-  let asMvt = Boolean(row.has_mvt);
+  // PGlite's PostGIS is built without protobuf: one query instead of three for each new worker's pool.
+  let asMvt = Boolean(row.has_mvt) && !embedded;
   if (asMvt) {
     // PGlite's PostGIS has the function but no protobuf: ask without provoking an error (an error here
     // made the embedded front return an empty result to the same client's next query under concurrency).
