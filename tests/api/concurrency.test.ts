@@ -128,11 +128,11 @@ describe('the service under 64 concurrent mixed requests (started as npm start s
     const outcomes: Outcome[] = [];
     const until = Date.now() + SECONDS * 1000;
     let k = 0;
-    // The first bursts ramp up (16, 32, then 64): serverless-offline starts a worker per concurrent request
+    // The first bursts ramp up (8, 16, 32, then 64): serverless-offline starts a worker per concurrent request
     // and counts its start-up against the 29 s timeout (Lambda does not count its init phase), so a cold
     // 64-request burst on a loaded 2-core machine measures the emulator, not the service.
-    for (let b = 0; Date.now() < until || b < 3; b++) {
-      const size = Math.min(BURST, 16 * 2 ** b);
+    for (let b = 0; Date.now() < until || b < 4; b++) {
+      const size = Math.min(BURST, 8 * 2 ** b);
       const burst: (() => Promise<Outcome>)[] = [];
       for (let i = 0; i < size; i++, k++) {
         const kind = i % 8;
