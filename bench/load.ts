@@ -10,14 +10,12 @@
  * connections and service RSS, whether every appended feature reads back, and the z12 tile throughput at
  * 8 clients through the service against the same tile SQL alone at 8 clients.
  */
-import { randomBytes } from 'node:crypto';
-import postgres from 'postgres';
 import { createDb, type Db } from '../lib/db/index.ts';
 import { requireDataset } from '../lib/geodatasets/catalog.ts';
 import { recreateGeodataset } from '../lib/geodatasets/write/write.ts';
-import { type RunningService, startService } from '../scripts/devServer.ts';
 import { CLUSTER, featureCollectionText, points, random } from './data.ts';
-import { acceptedConnections, groupRss, peakSampler, RouteStats, table, timedFetch } from './loadMetrics.ts';
+import { groupRss, peakSampler, RouteStats, table, timedFetch } from './loadMetrics.ts';
+import { adminToken, embeddedTarget, post, serverTarget, type Target } from './loadTargets.ts';
 import { tileAt, tileSql } from './readTiles.ts';
 
 const arg = (name: string, fallback: string) =>
@@ -25,80 +23,6 @@ const arg = (name: string, fallback: string) =>
 
 const LAYER = 'load_points';
 const MISSION = 'LoadBench';
-
-interface Target {
-  label: string;
-  svc: RunningService;
-  /** Open connections of the service to its database right now. */
-  connections: () => Promise<number>;
-  /** Whether the service still runs a statement (server) or is within 10 s of the mix (embedded). */
-  active: () => Promise<boolean>;
-  cleanup: () => Promise<void>;
-}
-
-async function serverTarget(serverUrl: string): Promise<Target> {
-  const admin = postgres(serverUrl, { max: 1, onnotice: () => {} });
-  const name = `mmgis_bench_load_${Date.now()}_${randomBytes(2).toString('hex')}`;
-  await admin.unsafe(`create database ${name}`);
-  const u = new URL(serverUrl);
-  u.pathname = `/${name}`;
-  const svc = await startService({ databaseUrl: u.toString(), env: { AUTH: 'none', LOG_LEVEL: 'warn' } });
-  return {
-    label: 'PostGIS server',
-    svc,
-    connections: async () => {
-      const [r] = await admin`select count(*)::int as n from pg_stat_activity where datname = ${name}`;
-      return r.n;
-    },
-    active: async () => {
-      const [r] = await admin`select count(*)::int as n from pg_stat_activity
-        where datname = ${name} and state = 'active'`;
-      return r.n > 0;
-    },
-    cleanup: async () => {
-      await svc.stop();
-      await admin.unsafe(`drop database if exists ${name} with (force)`).catch(() => {});
-      await admin.end();
-    },
-  };
-}
-
-async function embeddedTarget(): Promise<Target> {
-  const svc = await startService({ dataDir: 'memory://', env: { AUTH: 'none', LOG_LEVEL: 'warn' } });
-  const port = Number(new URL(svc.databaseUrl).port);
-  return {
-    label: 'embedded PGlite',
-    svc,
-    connections: async () => acceptedConnections(port),
-    active: async () => {
-      await new Promise((r) => setTimeout(r, 10_000));
-      return false;
-    },
-    cleanup: () => svc.stop(),
-  };
-}
-
-const post = (url: string, body: unknown, headers: Record<string, string> = {}) =>
-  fetch(url, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', ...headers },
-    body: JSON.stringify(body),
-  });
-
-/** The first user (an administrator), logged in, and a long-term token for the writes. */
-async function adminToken(base: string): Promise<string> {
-  const admin = { username: 'loadbench', password: 'load bench password' };
-  await post(`${base}/api/users/first_signup`, admin);
-  const login = await post(`${base}/api/users/login`, admin);
-  const cookie = login.headers.get('set-cookie')?.split(';')[0] ?? '';
-  const gen = (await (
-    await post(`${base}/api/longtermtoken/generate`, { name: 'load' }, { cookie })
-  ).json()) as {
-    body?: { token?: string };
-  };
-  if (!gen.body?.token) throw new Error('could not get an admin token');
-  return gen.body.token;
-}
 
 let auth: Record<string, string> = {};
 
@@ -264,9 +188,9 @@ async function z12Ratio(t: Target, seconds: number) {
   }
 }
 
-/** Waits (at most 60 s) until the service holds no more than its idle connections' worth of busy work. */
+/** Waits (at most 120 s) until the service holds no more than its idle connections' worth of busy work. */
 async function quiesce(t: Target) {
-  const until = Date.now() + 60_000;
+  const until = Date.now() + 120_000;
   while (Date.now() < until && (await t.active())) await new Promise((r) => setTimeout(r, 500));
 }
 
@@ -290,6 +214,8 @@ async function run(t: Target, seconds: number, count: number) {
   const peakRss = await rss.stop();
   console.log(`\n## ${t.label}: ${count} points, ${seconds} s mix\n`);
   console.log(table(routes, seconds));
+  // serverless-offline answers 504 at 29 s but its worker finishes the request: let such leftovers end.
+  await quiesce(t);
   console.log(
     `\nWarm-up (cold start of 32 workers, not counted above): ${(coldMs / 1000).toFixed(1)} s, statuses ${[...cold.statuses].map(([k, n]) => `${k}×${n}`).join(' ')}`,
   );
@@ -297,8 +223,6 @@ async function run(t: Target, seconds: number, count: number) {
   const total5xx = routes.reduce((s, r) => s + r.count5xx(), 0);
   const errorLines = t.svc.logLines().filter((l) => /"level":"error"|\bError\b/.test(l));
   for (const l of errorLines.slice(0, 5)) console.log(`service log: ${l.slice(0, 300)}`);
-  // serverless-offline answers 504 at 29 s but its worker finishes the request: let such leftovers end.
-  await quiesce(t);
   const z12 = await z12Ratio(t, Math.max(5, Math.min(15, seconds / 6)));
   console.log(`
 - 5xx (and failed fetches): ${total5xx} (target 0)
@@ -317,9 +241,17 @@ async function main() {
   for (const kind of ['server', 'embedded']) {
     if (which !== 'both' && which !== kind) continue;
     const t = kind === 'server' ? await serverTarget(serverUrl) : await embeddedTarget();
+    const interrupted = async () => {
+      await t.cleanup();
+      process.exit(130);
+    };
+    process.once('SIGINT', interrupted);
+    process.once('SIGTERM', interrupted);
     try {
       await run(t, seconds, count);
     } finally {
+      process.removeListener('SIGINT', interrupted);
+      process.removeListener('SIGTERM', interrupted);
       await t.cleanup();
     }
   }
