@@ -22,6 +22,8 @@ const arg = (name: string, fallback: string) =>
   process.argv.find((a) => a.startsWith(`--${name}=`))?.split('=')[1] ?? fallback;
 
 const LAYER = 'load_points';
+/** The corner of the half-degree box (inside the dense cluster) where appended features go. */
+const APPENDED = { lon: CLUSTER.lon - 0.25, lat: CLUSTER.lat - 0.25 };
 const MISSION = 'LoadBench';
 
 let auth: Record<string, string> = {};
@@ -99,8 +101,13 @@ async function mix(t: Target, seconds: number) {
   };
   const appends = async () => {
     for (let batch = 0; running(); batch++) {
+      // In the cluster's half-degree box (tiles see them) and in APPENDED's box (read back by bbox).
       const feats = [...points(1000, 1000 + batch)].map((f, i) => ({
         ...f,
+        geometry: {
+          type: 'Point',
+          coordinates: [APPENDED.lon + (i % 50) / 100, APPENDED.lat + Math.floor(i / 50) / 40],
+        },
         properties: { ...f.properties, lb: batch, li: i },
       }));
       const res = await timedFetch(routes.append, `${base}/api/geodatasets/append/${LAYER}`, {
@@ -131,21 +138,17 @@ async function mix(t: Target, seconds: number) {
 
 /** Every feature of every successful append batch reads back through the API (by its `lb` property). */
 async function lostWrites(t: Target, batches: number[]): Promise<number> {
-  let lost = 0;
-  for (const b of batches) {
-    const res = await fetch(
-      `${t.svc.url}/api/geodatasets/get?layer=${LAYER}&type=geojson&filters=lb+=+number+${b}&_source=li`,
-    );
-    const text = await res.text();
-    if (res.status !== 200) {
-      console.log(`read-back of batch ${b}: HTTP ${res.status} ${text.slice(0, 200)}`);
-      lost += 1000;
-      continue;
-    }
-    const fc = JSON.parse(text) as { features?: { properties?: { li?: number } }[] };
-    const seen = new Set((fc.features ?? []).map((f) => f.properties?.li));
-    for (let i = 0; i < 1000; i++) if (!seen.has(i)) lost++;
+  const box = `minx=${APPENDED.lon}&miny=${APPENDED.lat}&maxx=${APPENDED.lon + 0.5}&maxy=${APPENDED.lat + 0.5}`;
+  const res = await fetch(`${t.svc.url}/api/geodatasets/get?layer=${LAYER}&type=geojson&${box}`);
+  const text = await res.text();
+  if (res.status !== 200) {
+    console.log(`read-back: HTTP ${res.status} ${text.slice(0, 200)}`);
+    return batches.length * 1000;
   }
+  const fc = JSON.parse(text) as { features?: { properties?: { lb?: number; li?: number } }[] };
+  const seen = new Set((fc.features ?? []).map((f) => `${f.properties?.lb}/${f.properties?.li}`));
+  let lost = 0;
+  for (const b of batches) for (let i = 0; i < 1000; i++) if (!seen.has(`${b}/${i}`)) lost++;
   return lost;
 }
 
