@@ -46,7 +46,7 @@ function tileParams(t: { z: number; x: number; y: number }): Record<string, stri
 }
 
 /** What `tileResponse` runs for these parameters after the ETag check: filters, then `readTile`. */
-function tileSql(params: Record<string, string>) {
+export function tileSql(params: Record<string, string>) {
   return async (db: Db, ds: Geodataset) => {
     const f = await resolveReadFilters(db.sql, parseReadFilters(params));
     return readTile(db, ds, parseTileAddress(params), sqlWhere(db.sql, ds, f, 't'));

@@ -16,8 +16,7 @@ export interface ServiceOptions {
   dataDir?: string;
   /** Extra environment for the functions (AUTH, SESSION_TTL_MS, ...). */
   env?: Record<string, string>;
-  reloadHandler?: boolean;
-  /** Print serverless-offline's own output. */
+  /** Also print serverless-offline's output (it is always kept: `logLines()`). */
   verbose?: boolean;
   /** Where the S3 stand-in keeps its buckets; without it a temporary directory removed on stop. */
   s3Dir?: string;
@@ -33,8 +32,22 @@ export interface RunningService {
   websocketPort: number;
   /** The S3 stand-in (serverless-s3-local) of this service. */
   s3Endpoint: string;
+  /** The process group id of serverless-offline (its workers are threads of it). */
+  pid(): number | undefined;
+  /** serverless-offline's output so far, one entry per line (the last 5,000 lines). */
+  logLines(): string[];
+  /** Stops serverless-offline and starts it again on the same ports and database (after a rebuild). */
+  restart(): Promise<void>;
   stop(): Promise<void>;
 }
+
+/**
+ * The one way serverless-offline is started (`npm start`, the API tests, the benches). No
+ * `--reloadHandler`: that flag made a new worker thread (a new "Lambda instance" with a new pool) for
+ * every request; without it a worker serves one request at a time and is reused, as on Lambda
+ * (docs/connections.md). Hot reload restarts the whole process instead (scripts/start.mjs).
+ */
+export const OFFLINE_ARGS = [join('node_modules', 'serverless', 'bin', 'serverless.js'), 'offline', 'start'];
 
 /** Prepares the database (embedded or server) and applies migrations; returns its URL. */
 export async function prepareDatabase(
@@ -81,40 +94,47 @@ export async function startService(options: ServiceOptions = {}): Promise<Runnin
   const s3Endpoint = `http://127.0.0.1:${s3Port}`;
   // DB_DRIVER=data-api without DB_CLUSTER_ARN: the functions reach the database through the Data API stand-in.
   const dataApi = await dataApiEnv({ ...process.env, ...options.env }, databaseUrl);
-  const args = [join('node_modules', 'serverless', 'bin', 'serverless.js'), 'offline', 'start'];
-  if (options.reloadHandler) args.push('--reloadHandler');
-  const child = spawn(process.execPath, args, {
-    detached: true,
-    stdio: options.verbose ? 'inherit' : ['ignore', 'pipe', 'pipe'],
-    env: {
-      ...process.env,
-      ...options.env,
-      ...dataApi?.env,
-      DATABASE_URL: databaseUrl,
-      PORT: String(port),
-      LAMBDA_PORT: String(lambdaPort),
-      WEBSOCKET_PORT: String(websocketPort),
-      LAMBDA_ENDPOINT: `http://127.0.0.1:${lambdaPort}`,
-      WEBSOCKET_ENDPOINT: `http://127.0.0.1:${websocketPort}`,
-      S3_PORT: String(s3Port),
-      S3_ENDPOINT: s3Endpoint,
-      S3_DIR: s3Dir,
-      AWS_ACCESS_KEY_ID: process.env.AWS_ACCESS_KEY_ID ?? 'local',
-      AWS_SECRET_ACCESS_KEY: process.env.AWS_SECRET_ACCESS_KEY ?? 'local',
-      SLS_TELEMETRY_DISABLED: '1',
-      SLS_NOTIFICATIONS_MODE: 'off',
-    },
-  });
-  let output = '';
-  child.stdout?.on('data', (d) => {
-    output = (output + d).slice(-20000);
-  });
-  child.stderr?.on('data', (d) => {
-    output = (output + d).slice(-20000);
-  });
+  const env = {
+    ...process.env,
+    ...options.env,
+    ...dataApi?.env,
+    DATABASE_URL: databaseUrl,
+    PORT: String(port),
+    LAMBDA_PORT: String(lambdaPort),
+    WEBSOCKET_PORT: String(websocketPort),
+    LAMBDA_ENDPOINT: `http://127.0.0.1:${lambdaPort}`,
+    WEBSOCKET_ENDPOINT: `http://127.0.0.1:${websocketPort}`,
+    S3_PORT: String(s3Port),
+    S3_ENDPOINT: s3Endpoint,
+    S3_DIR: s3Dir,
+    AWS_ACCESS_KEY_ID: process.env.AWS_ACCESS_KEY_ID ?? 'local',
+    AWS_SECRET_ACCESS_KEY: process.env.AWS_SECRET_ACCESS_KEY ?? 'local',
+    SLS_TELEMETRY_DISABLED: '1',
+    SLS_NOTIFICATIONS_MODE: 'off',
+  };
+  const lines: string[] = [];
+  let partial = '';
+  const collect = (d: Buffer, echo: NodeJS.WriteStream) => {
+    if (options.verbose) echo.write(d);
+    const parts = (partial + d.toString('utf8')).split('\n');
+    partial = parts.pop() ?? '';
+    lines.push(...parts);
+    if (lines.length > 5000) lines.splice(0, lines.length - 5000);
+  };
   const url = `http://127.0.0.1:${port}`;
-  const stop = async () => {
-    if (child.exitCode === null && child.pid) {
+  let child: ChildProcess;
+  const launch = async () => {
+    child = spawn(process.execPath, OFFLINE_ARGS, {
+      detached: true,
+      stdio: ['ignore', 'pipe', 'pipe'],
+      env,
+    });
+    child.stdout?.on('data', (d: Buffer) => collect(d, process.stdout));
+    child.stderr?.on('data', (d: Buffer) => collect(d, process.stderr));
+    await waitForHttp(`${url}/api/configure/missions`, child, 120_000);
+  };
+  const kill = async () => {
+    if (child.exitCode === null && child.signalCode === null && child.pid) {
       const exited = new Promise((r) => child.once('exit', r));
       try {
         process.kill(-child.pid, 'SIGTERM');
@@ -128,21 +148,38 @@ export async function startService(options: ServiceOptions = {}): Promise<Runnin
         // already gone
       }
     }
+  };
+  const stop = async () => {
+    await kill();
     await dataApi?.stop();
     await embedded?.stop();
     if (!options.s3Dir) rmSync(s3Dir, { recursive: true, force: true });
   };
   try {
-    await waitForHttp(`${url}/api/configure/missions`, child, 120_000);
+    await launch();
   } catch (e) {
     await stop();
-    throw new Error(`${(e as Error).message}\n${output}`);
+    throw new Error(`${(e as Error).message}\n${lines.slice(-100).join('\n')}`);
   }
-  return { url, databaseUrl, embedded: !!embedded, lambdaPort, websocketPort, s3Endpoint, stop };
+  return {
+    url,
+    databaseUrl,
+    embedded: !!embedded,
+    lambdaPort,
+    websocketPort,
+    s3Endpoint,
+    pid: () => child.pid,
+    logLines: () => (partial ? [...lines, partial] : [...lines]),
+    async restart() {
+      await kill();
+      await launch();
+    },
+    stop,
+  };
 }
 
-/** `npm start`: runs until SIGINT/SIGTERM. */
-export async function runDevServer(): Promise<void> {
+/** `npm start`: runs until SIGINT/SIGTERM; scripts/start.mjs restarts the service after each rebuild. */
+export async function runDevServer(): Promise<RunningService> {
   const port = Number(process.env.PORT) || 8888;
   const usingServer = !!process.env.DATABASE_URL;
   const dataDir = process.env.DATA_DIR ?? '.data/pglite';
@@ -156,7 +193,6 @@ export async function runDevServer(): Promise<void> {
     websocketPort: Number(process.env.WEBSOCKET_PORT) || port - 2,
     databaseUrl: process.env.DATABASE_URL || undefined,
     dataDir,
-    reloadHandler: true,
     verbose: true,
     s3Dir: process.env.S3_DIR ?? '.data/s3',
     s3Port: Number(process.env.S3_PORT) || port - 3,
@@ -170,4 +206,5 @@ export async function runDevServer(): Promise<void> {
   };
   process.once('SIGINT', shutdown);
   process.once('SIGTERM', shutdown);
+  return svc;
 }

@@ -42,8 +42,17 @@ export interface DbOptions {
   url?: string;
   /** Milliseconds before any statement is cancelled (`STATEMENT_TIMEOUT_MS`, default 30000). */
   statementTimeoutMs?: number;
-  /** Pool size per process (`DB_POOL_MAX`, default 4: a Lambda serves one request at a time). */
+  /**
+   * Pool size per process (`DB_POOL_MAX`, default 2): a Lambda instance serves one request at a time, and
+   * the second connection only serves a pool query made while a transaction holds the first.
+   */
   max?: number;
+  /** Seconds before an idle connection is closed (`DB_IDLE_TIMEOUT_S`, default 10). */
+  idleTimeoutS?: number;
+  /** Seconds before a connection is replaced, busy or not (`DB_MAX_LIFETIME_S`, default 300). */
+  maxLifetimeS?: number;
+  /** Seconds to wait for a connection (`DB_CONNECT_TIMEOUT_S`, default 5). */
+  connectTimeoutS?: number;
   /** `DB_PREPARE=false` for RDS Proxy / PgBouncer in transaction mode. */
   prepare?: boolean;
   /** `DB_DRIVER`: 'data-api' for the RDS Data API (docs/deploying.md); an explicit `url` means postgres. */
@@ -75,10 +84,12 @@ export function createDb(options: DbOptions = {}): Db {
   const { url, embedded } = parseDatabaseUrl(given);
   const statementTimeout = options.statementTimeoutMs ?? envNumber('STATEMENT_TIMEOUT_MS', 30000);
   const sql = postgres(url, {
-    max: options.max ?? envNumber('DB_POOL_MAX', 4),
+    // Sized for Lambda: see docs/connections.md for the budget (functions × instances × pool).
+    max: options.max ?? envNumber('DB_POOL_MAX', 2),
     prepare: embedded ? false : (options.prepare ?? process.env.DB_PREPARE !== 'false'),
-    idle_timeout: 60,
-    connect_timeout: 10,
+    idle_timeout: options.idleTimeoutS ?? envNumber('DB_IDLE_TIMEOUT_S', 10),
+    max_lifetime: options.maxLifetimeS ?? envNumber('DB_MAX_LIFETIME_S', 300),
+    connect_timeout: options.connectTimeoutS ?? envNumber('DB_CONNECT_TIMEOUT_S', 5),
     onnotice: () => {},
     connection: { statement_timeout: statementTimeout, application_name: 'mmgis-serverless' },
     types: {
@@ -104,7 +115,7 @@ export function createDb(options: DbOptions = {}): Db {
       return res.count;
     },
     capabilities() {
-      caps ??= probe(sql).catch((e) => {
+      caps ??= probe(sql, embedded).catch((e) => {
         caps = undefined;
         throw e;
       });
@@ -114,12 +125,13 @@ export function createDb(options: DbOptions = {}): Db {
   };
 }
 
-export async function probe(sql: Sql): Promise<Capabilities> {
+export async function probe(sql: Sql, embedded = false): Promise<Capabilities> {
   const [row] = await sql`
     select exists(select 1 from pg_proc where proname = 'st_asmvt') as has_mvt,
            current_setting('server_version_num')::int as server_version,
            coalesce((select extversion from pg_extension where extname = 'postgis'), '') as postgis`;
-  let asMvt = Boolean(row.has_mvt);
+  // PGlite's PostGIS is built without protobuf: one query instead of three for each new worker's pool.
+  let asMvt = Boolean(row.has_mvt) && !embedded;
   if (asMvt) {
     // PGlite's PostGIS has the function but no protobuf: ask without provoking an error (an error here
     // made the embedded front return an empty result to the same client's next query under concurrency).

@@ -4,6 +4,7 @@ import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-l
 import type { FromSchema, JSONSchema } from 'json-schema-to-ts';
 import type { AuthRule } from '#lib/auth/permissions.ts';
 import type { Principal } from '#lib/auth/principal.ts';
+import { withConnectionRetry } from '#lib/db/connectionErrors.ts';
 import type { Db } from '#lib/db/index.ts';
 import { authentication } from './middleware/authentication.ts';
 import { bodyLimit, maxBodyBytes } from './middleware/bodyLimit.ts';
@@ -95,7 +96,10 @@ export function endpoint<
   options: EndpointOptions<Q, B, P>,
   fn: (input: Input<Infer<Q>, Infer<B>, Infer<P>>) => Promise<unknown>,
 ): EndpointHandler {
+  // A refused connection is retried once; a lost one only for GET/HEAD/OPTIONS (lib/db/connectionErrors.ts).
   const run = (event: APIGatewayProxyEvent, context: EndpointContext) =>
+    withConnectionRetry(call(event, context), ['GET', 'HEAD', 'OPTIONS'].includes(event.httpMethod));
+  const call = (event: APIGatewayProxyEvent, context: EndpointContext) => () =>
     fn({
       ...(context.parts as Pick<Input<Infer<Q>, Infer<B>, Infer<P>>, 'query' | 'path' | 'body' | 'rawBody'>),
       principal: context.principal,

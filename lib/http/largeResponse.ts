@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { envBytes, presignGet, putObject, RESPONSES_PREFIX, uploadBucket } from '#lib/uploads/s3.ts';
+import { envBytes, uploadBucket } from '#lib/uploads/env.ts';
 import { type HttpResponse, respond } from './response.ts';
 
 /** `MAX_INLINE_RESPONSE_BYTES`, default 5 MiB (below Lambda's 6 MB response limit). */
@@ -27,6 +27,9 @@ export async function redirectIfLarge(response: HttpResponse): Promise<HttpRespo
   if (text.length * 3 <= limit) return response;
   const bytes = Buffer.byteLength(text);
   if (bytes <= limit) return response;
+  // The S3 SDK (about 1 MB of bundle) loads only here: every worker of the read functions would otherwise
+  // initialise it at start, which under a burst (a worker per concurrent request) delays every answer.
+  const { presignGet, putObject, RESPONSES_PREFIX } = await import('#lib/uploads/s3.ts');
   const key = `${RESPONSES_PREFIX}${randomUUID()}.json`;
   await putObject(key, text, 'application/json; charset=utf-8');
   const seconds = responseUrlSeconds();

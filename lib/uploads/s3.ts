@@ -1,5 +1,8 @@
 import { DeleteObjectCommand, GetObjectCommand, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
+import { uploadBucket } from './env.ts';
+
+export { envBytes, uploadBucket } from './env.ts';
 
 /**
  * The upload bucket and its S3 client. On AWS the bucket comes from `UPLOAD_BUCKET` (set by serverless.yml)
@@ -31,11 +34,6 @@ export function s3(): S3Client {
   return client;
 }
 
-/** The bucket for uploads and oversized responses, or undefined when none is configured (CLI/bench runs). */
-export function uploadBucket(): string | undefined {
-  return process.env.UPLOAD_BUCKET || undefined;
-}
-
 export function requireBucket(): string {
   const b = uploadBucket();
   if (!b) throw new Error('UPLOAD_BUCKET is not set: uploads need an S3 bucket');
@@ -46,11 +44,6 @@ export function requireBucket(): string {
 export const INCOMING_PREFIX = 'incoming/';
 /** Where oversized GeoJSON answers are written. */
 export const RESPONSES_PREFIX = 'responses/';
-
-export function envBytes(name: string, fallback: number): number {
-  const v = Number(process.env[name]);
-  return Number.isFinite(v) && v > 0 ? Math.floor(v) : fallback;
-}
 
 /** A presigned PUT of `key`; with `size`, the length is signed too (S3 refuses another length). */
 export async function presignPut(

@@ -1,5 +1,6 @@
 import { type AuthRule, assertAllowed } from '#lib/auth/permissions.ts';
 import { resolvePrincipal } from '#lib/auth/principal.ts';
+import { withConnectionRetry } from '#lib/db/connectionErrors.ts';
 import type { EndpointMiddleware, EndpointRequest } from './types.ts';
 
 /**
@@ -9,7 +10,11 @@ import type { EndpointMiddleware, EndpointRequest } from './types.ts';
 export function authentication({ rule }: { rule: AuthRule }): EndpointMiddleware {
   const authenticationBefore = async (request: EndpointRequest) => {
     const headers = (request.event.headers ?? {}) as Record<string, string | undefined>;
-    const principal = await resolvePrincipal(request.context.db.sql, headers);
+    // A refused or broken connection is retried once (lib/db/connectionErrors.ts).
+    const principal = await withConnectionRetry(
+      () => resolvePrincipal(request.context.db.sql, headers),
+      true,
+    );
     assertAllowed(rule, principal);
     request.context.principal = principal;
   };

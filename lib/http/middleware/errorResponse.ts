@@ -1,4 +1,5 @@
 import type { APIGatewayProxyResult } from 'aws-lambda';
+import { unavailableAnswer } from '#lib/db/connectionErrors.ts';
 import { HttpError } from '#lib/errors.ts';
 import { log } from '#lib/log.ts';
 import { respond, toProxyResult } from '../response.ts';
@@ -16,6 +17,18 @@ export function toErrorResult(error: unknown, requestId: string): APIGatewayProx
   if (error instanceof HttpError) {
     return toProxyResult(
       respond(error.statusCode, { status: 'failure', message: error.message, ...error.extra }),
+    );
+  }
+  // A refused or lost connection that outlived its one retry (lib/db/connectionErrors.ts).
+  const unavailable = unavailableAnswer(error);
+  if (unavailable) {
+    log('warn', 'database unavailable', { requestId, error: (error as Error)?.message });
+    return toProxyResult(
+      respond(
+        unavailable.statusCode,
+        { status: 'failure', message: unavailable.message },
+        { headers: { 'Retry-After': String(unavailable.retryAfterSeconds) } },
+      ),
     );
   }
   if ((error as { code?: string })?.code === QUERY_CANCELED) {

@@ -1,3 +1,4 @@
+import { unavailableAnswer } from '#lib/db/connectionErrors.ts';
 import { HttpError } from '#lib/errors.ts';
 import { appendLogKeys, clearLogContext, log } from '#lib/log.ts';
 import { type EndpointMiddleware, type EndpointRequest, proxyResponse, requestIdOf } from './types.ts';
@@ -15,7 +16,9 @@ export function requestLog(): EndpointMiddleware {
   const requestLogDone = (request: EndpointRequest) => {
     const started =
       ((request.internal as Record<string, unknown>).started as number | undefined) ?? Date.now();
-    const failed = request.error && !(request.error instanceof HttpError);
+    // A 503 for want of a connection is logged once, as a warning, by errorResponse.
+    const failed =
+      request.error && !(request.error instanceof HttpError) && !unavailableAnswer(request.error);
     log(failed ? 'error' : 'info', 'request', {
       requestId: requestIdOf(request),
       method: request.event?.httpMethod,
