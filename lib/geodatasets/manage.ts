@@ -5,7 +5,7 @@ import { computeStoredStats, type StoredStats } from './fieldStats.ts';
 
 async function locked(tx: Parameters<Parameters<Db['transaction']>[0]>[0], name: string) {
   const [row] = await tx`select * from geodatasets where name = ${assertDatasetName(name)} for update`;
-  if (!row) throw notFound(`No geodataset named '${name}'.`);
+  if (!row) throw notFound(`Geodataset '${name}' not found.`);
   return toGeodataset(row);
 }
 
