@@ -34,7 +34,11 @@ function feature(i: number) {
     else if (k % 3 === 1) props.n[`p${k}`] = `v${k}`;
     else props.n.m[`p${k}`] = k;
   }
-  return { type: 'Feature', geometry: { type: 'Point', coordinates: [(i % 360) - 180, (i % 170) - 85] }, properties: props };
+  return {
+    type: 'Feature',
+    geometry: { type: 'Point', coordinates: [(i % 360) - 180, (i % 170) - 85] },
+    properties: props,
+  };
 }
 
 async function child(url: string, n: number) {
@@ -43,7 +47,12 @@ async function child(url: string, n: number) {
     const ds = await requireDataset(db.sql, LAYER);
     const params = { _source: paths(n).join(',') };
     const t0 = performance.now();
-    const text = await readFeatureCollection(db.sql, ds, parseReadFilters(params), parseGeojsonOptions(params));
+    const text = await readFeatureCollection(
+      db.sql,
+      ds,
+      parseReadFilters(params),
+      parseGeojsonOptions(params),
+    );
     const ms = performance.now() - t0;
     const fc = JSON.parse(text);
     console.log(JSON.stringify({ ms, features: fc.features.length }));
@@ -54,7 +63,10 @@ async function child(url: string, n: number) {
   }
 }
 
-function runCase(url: string, n: number): Promise<{ ms?: number; features?: number; error?: string; wall: number }> {
+function runCase(
+  url: string,
+  n: number,
+): Promise<{ ms?: number; features?: number; error?: string; wall: number }> {
   return new Promise((ok) => {
     const t0 = performance.now();
     const p = spawn(process.execPath, [self, '--child', url, String(n)], {

@@ -74,7 +74,11 @@ export async function upsert(db: Db, input: UpsertInput): Promise<ChangeResponse
   const rollback = input.version !== undefined && input.version !== null;
   if (
     rollback &&
-    !(Number.isInteger(input.version) && (input.version as number) >= 1 && (input.version as number) <= MAX_VERSION)
+    !(
+      Number.isInteger(input.version) &&
+      (input.version as number) >= 1 &&
+      (input.version as number) <= MAX_VERSION
+    )
   ) {
     throw badRequest(`'version' must be an integer from 1 to ${MAX_VERSION}.`);
   }

@@ -1,5 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { getDb } from '#lib/db/index.ts';
+import { findDataset } from '#lib/geodatasets/catalog.ts';
+import { recomputeStats } from '#lib/geodatasets/manage.ts';
 import { recreateGeodataset } from '#lib/geodatasets/write/write.ts';
 import { call, uniqueName } from '../helpers.ts';
 
@@ -80,7 +82,9 @@ describe('MMGIS client forms of GET /get', () => {
   });
 
   it('accepts repeated _source[]= and stats[]= parameters', async () => {
-    const res = await get('_source[]=name&_source[]=meta.depth&stats[]=v&stats[]=meta.depth&group_id=odd&limit=1');
+    const res = await get(
+      '_source[]=name&_source[]=meta.depth&stats[]=v&stats[]=meta.depth&group_id=odd&limit=1',
+    );
     expect(res.status, res.text).toBe(200);
     const p = res.body.features[0].properties;
     expect(p.name).toBe('f1');
@@ -117,10 +121,28 @@ describe('MMGIS client forms of GET /get', () => {
     expect(res.body.features[0].properties._.stats.v).toMatchObject({ min: 1, max: 7, sum: 16, avg: 4 });
   });
 
+  it('field_stats covers nested members as dotted paths (ingest and recompute agree)', async () => {
+    const ingest = (await findDataset(db.sql, name))!.fieldStats!;
+    expect(ingest['meta.depth']).toEqual({
+      type: 'number',
+      min: 0,
+      max: 70,
+      sum: 280,
+      sumsq: 14000,
+      count: 8,
+    });
+    expect(ingest['meta.deep.x']).toMatchObject({ min: 0, max: 7, count: 8 });
+    expect(ingest.meta).toBeUndefined();
+    await recomputeStats(db, name);
+    expect((await findDataset(db.sql, name))!.fieldStats).toEqual(ingest);
+  });
+
   it('an unknown geodataset is 404 with "not found"', async () => {
     for (const res of [
       await call('GET', '/api/geodatasets/get?layer=no_such_layer_x&type=geojson'),
-      await call('POST', '/api/geodatasets/search', { body: { layer: 'no_such_layer_x', key: 'a', value: 1 } }),
+      await call('POST', '/api/geodatasets/search', {
+        body: { layer: 'no_such_layer_x', key: 'a', value: 1 },
+      }),
       await call('GET', '/api/geodatasets/aggregations?layer=no_such_layer_x'),
     ]) {
       expect(res.status).toBe(404);

@@ -39,7 +39,10 @@ describe('GET /api/geodatasets/get (HTTP)', () => {
     expect(res.body.features[0]).toEqual({
       type: 'Feature',
       geometry: features[0].geometry,
-      properties: { ...JSON.parse(JSON.stringify(features[0].properties)), _: metaOf(features[0].properties, 1) },
+      properties: {
+        ...JSON.parse(JSON.stringify(features[0].properties)),
+        _: metaOf(features[0].properties, 1),
+      },
     });
   });
 

@@ -9,8 +9,8 @@ import {
   expectedIds,
   groupKey,
   haversine,
-  metaOf,
   type ModelParams,
+  metaOf,
   numeric,
   type Row,
   readFeatures,
@@ -227,7 +227,10 @@ describe('GET /get geojson: every filter against an independent model', () => {
       {
         type: 'Feature',
         geometry: features[4].geometry,
-        properties: { ...JSON.parse(JSON.stringify(features[4].properties)), _: metaOf(features[4].properties, 5) },
+        properties: {
+          ...JSON.parse(JSON.stringify(features[4].properties)),
+          _: metaOf(features[4].properties, 5),
+        },
       },
     ]);
   });

@@ -114,7 +114,13 @@ function sqlSourceValue(sql: Queryable, ds: Geodataset, path: string[], alias: s
  * present. Every child expression appears exactly once, so the SQL (and its parameters) grows linearly
  * with the number of paths; a path's value is read with one `#>`.
  */
-function sqlSourceNode(sql: Queryable, ds: Geodataset, node: SourceNode, prefix: string[], alias: string): Fragment {
+function sqlSourceNode(
+  sql: Queryable,
+  ds: Geodataset,
+  node: SourceNode,
+  prefix: string[],
+  alias: string,
+): Fragment {
   const rows = [...node.children].map(([key, child]) => {
     const path = [...prefix, key];
     const v = child.leaf ? sqlSourceValue(sql, ds, path, alias) : sqlSourceNode(sql, ds, child, path, alias);
@@ -149,7 +155,9 @@ function sqlRowsWithStats(
 ): Fragment {
   const table = sql(safeTable(ds.table)) as unknown as Fragment;
   const where = sqlWhere(sql, ds, { ...f, id: undefined, noDuplicates: false }, 'm');
-  const columns = stats.map((s, i) => sql`${sqlNumeric(sql, sqlPropPath(sql, ds, s.path, 'm'))} as ${sql(`s${i}`)}`);
+  const columns = stats.map(
+    (s, i) => sql`${sqlNumeric(sql, sqlPropPath(sql, ds, s.path, 'm'))} as ${sql(`s${i}`)}`,
+  );
   const objects = stats.map((s, i) => {
     const n = sql(`n.s${i}`) as unknown as Fragment;
     return sql`jsonb_build_object(${s.name}::text, jsonb_build_object('min', min(${n}) over w, 'max', max(${n}) over w,
