@@ -137,6 +137,49 @@ describe('MMGIS client forms of GET /get', () => {
     expect((await findDataset(db.sql, name))!.fieldStats).toEqual(ingest);
   });
 
+  it('search: operator and type, last, id + offset + orderBy, bbox', async () => {
+    const search = async (body: Record<string, unknown>) => {
+      const r = await call('POST', '/api/geodatasets/search', { body: { layer: name, ...body } });
+      expect(r.status, r.text).toBe(200);
+      return r.body.body.map((f: any) => f.properties._.idx);
+    };
+    expect(await search({ key: 'v', value: 5, operator: '>', type: 'number' })).toEqual([7, 8]);
+    expect(await search({ key: 'v', value: '2$4', operator: 'in', type: 'number' })).toEqual([3, 5]);
+    expect(await search({ key: 'name', value: 'F3', operator: 'like' })).toEqual([4]);
+    expect(await search({ key: 'meta.depth', value: 30, operator: '<', type: 'number' })).toEqual([1, 2, 3]);
+    expect(await search({ last: true })).toEqual([8]);
+    expect(await search({ last: true, minx: 0, miny: 0, maxx: 4.5, maxy: 4.5 })).toEqual([5]);
+    expect(await search({ id: 3, offset: 1 })).toEqual([4]);
+    expect(await search({ id: 3, offset: -1 })).toEqual([2]);
+    expect(await search({ id: 3, offset: 'first' })).toEqual([1]);
+    expect(await search({ id: 3, offset: 'last' })).toEqual([8]);
+    // orderBy: by meta.deep.x descending is not a thing; 'g' then id: even = 1,3,5,7; odd = 2,4,6,8
+    expect(await search({ id: 7, offset: 1, orderBy: 'g' })).toEqual([2]);
+    expect(await search({ id: 99, offset: 1 })).toEqual([]);
+    const bad = await call('POST', '/api/geodatasets/search', {
+      body: { layer: name, key: 'v', value: 'x', type: 'number', operator: '>' },
+    });
+    expect(bad.status).toBe(400);
+    const op = await call('POST', '/api/geodatasets/search', {
+      body: { layer: name, key: 'v', value: 1, operator: '~' },
+    });
+    expect(op.status).toBe(400);
+    expect(op.body.message).toMatch(/'operator'/);
+  });
+
+  it('aggregations and bulk_aggregations also answer the MMGIS-shaped top-level aggregations', async () => {
+    const one = await call('GET', `/api/geodatasets/aggregations?layer=${name}`);
+    expect(one.status, one.text).toBe(200);
+    expect(one.body.aggregations.g).toEqual({ type: 'string', aggs: { even: 4, odd: 4 } });
+    expect(one.body.aggregations.v.type).toBe('number');
+    expect(Object.values(one.body.aggregations.v.aggs)).toEqual(Array(8).fill(1));
+    expect(one.body.body.aggregations.g).toEqual({ type: 'string', values: { even: 4, odd: 4 } });
+    const bulk = await call('GET', `/api/geodatasets/bulk_aggregations?layers=${name},${name}`);
+    expect(bulk.status, bulk.text).toBe(200);
+    expect(bulk.body.aggregations.g).toEqual({ type: 'string', aggs: { even: 4, odd: 4 } });
+    expect(bulk.body.body[name].total).toBe(8);
+  });
+
   it('an unknown geodataset is 404 with "not found"', async () => {
     for (const res of [
       await call('GET', '/api/geodatasets/get?layer=no_such_layer_x&type=geojson'),

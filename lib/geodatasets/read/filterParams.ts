@@ -4,7 +4,8 @@ import { badRequest } from '#lib/errors.ts';
  * Parsing of the read filters of `GET /get` (geojson and mvt), intersect and aggregations from the query
  * string: pure functions, 400 naming the parameter. The SQL they turn into is in `filters.ts`.
  */
-export type Op = '>' | '<' | '=' | 'in';
+/** `like` (a case-insensitive substring) is search's only: `filters` refuses it. */
+export type Op = '>' | '<' | '=' | 'in' | 'like';
 export type FilterType = 'string' | 'number';
 
 export interface PropertyFilter {

@@ -160,6 +160,7 @@ function sqlCircle(
 
 function sqlPropertyFilter(sql: Queryable, ds: Geodataset, pf: PropertyFilter, alias?: string): Fragment {
   const v = sqlPropPath(sql, ds, pf.path, alias);
+  if (pf.op === 'like') return sql`strpos(lower(${v} #>> '{}'), lower(${String(pf.values[0])}::text)) > 0`;
   if (pf.type === 'number') {
     const n = sqlNumeric(sql, v);
     const nums = pf.values as number[];
