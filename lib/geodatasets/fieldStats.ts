@@ -135,13 +135,20 @@ export async function computeStoredStats(
   const typeOf = propertiesType === 'json' ? 'json_typeof' : 'jsonb_typeof';
   // CASE keeps the casts behind their tests (the planner may evaluate quals in any order).
   const rows = await sql.unsafe(
-    `with recursive e(key, value, depth) as (
-       select e.key, e.value, 0
+    `with recursive nested(key, value, depth) as (
+       select o.key || '.' || c.key, c.value, 1
+       from (select e.key, e.value
+             from (select properties from ${t} where ${typeOf}(properties) = 'object') d, ${each}(d.properties) e
+             where ${typeOf}(e.value) = 'object') o, ${each}(o.value) c
+       union all
+       select n.key || '.' || c.key, c.value, n.depth + 1
+       from nested n, ${each}(n.value) c
+       where ${typeOf}(n.value) = 'object' and n.depth < ${MAX_DEPTH}
+     ), e as (
+       select e.key, e.value
        from (select properties from ${t} where ${typeOf}(properties) = 'object') d, ${each}(d.properties) e
        union all
-       select e.key || '.' || c.key, c.value, e.depth + 1
-       from e, ${each}(e.value) c
-       where ${typeOf}(e.value) = 'object' and e.depth < ${MAX_DEPTH}
+       select key, value from nested
      )
      select key, min(x) as min, max(x) as max, sum(x) as sum, sum(x * x) as sumsq, count(x)::int as count
      from (
