@@ -6,7 +6,7 @@ import { recreateGeodataset } from '#lib/geodatasets/write/write.ts';
 import { adminToken, call, login, uniqueName } from '../helpers.ts';
 
 /**
- * Poison numbers in stored data (API.md section 5: skipped, never an error) and huge numbers in integer
+ * Poison numbers in stored data (docs/contract.md#5-edge-cases-decided: skipped, never an error) and huge numbers in integer
  * request parameters (400, never 500). docs/geodatasets-read.md, "Poison numbers".
  */
 const db = getDb();

@@ -54,7 +54,7 @@ export const NUMERIC_RE = '^-?(\\d+(\\.\\d*)?|\\.\\d+)([eE][+-]?\\d+)?$';
 const NUMERIC = new RegExp(NUMERIC_RE);
 /**
  * The largest magnitude a value may have to count as a number in statistics and numeric filters: its
- * square and a sum of many squares stay within float8 (API.md section 5: too large to square → skipped).
+ * square and a sum of many squares stay within float8 (docs/contract.md#5-edge-cases-decided: too large to square → skipped).
  */
 export const MAX_MAGNITUDE = 1e150;
 

@@ -141,7 +141,7 @@ function sqlSourceProps(sql: Queryable, ds: Geodataset, source: string[][], alia
 }
 
 /**
- * With `stats`: the matched rows (every filter but noDuplicates and `id`: API.md section 5, `id` narrows the
+ * With `stats`: the matched rows (every filter but noDuplicates and `id`: docs/contract.md#5-edge-cases-decided, `id` narrows the
  * features, never the statistics) with their group's statistics as window aggregates over the group key,
  * and the group's highest id (`keep`) for noDuplicates. Each field's number is read once per row (inner
  * select), then aggregated. One scan and one sort, no join: the planner's row estimates for property

@@ -1,6 +1,6 @@
 /**
  * The top-level `aggregations` of `GET /aggregations` and `/bulk_aggregations` in the MMGIS map client's
- * shape (API.md section 4; its filter value pickers read it): per field, the JSON type most of its sampled
+ * shape (docs/contract.md#4-geodatasets-api; its filter value pickers read it): per field, the JSON type most of its sampled
  * non-null values hold, and the counts of that type's distinct values, most frequent first, at most
  * `MAX_VALUES`. Values are keys as text (`5`, `true`); objects and arrays are not summarized.
  */
