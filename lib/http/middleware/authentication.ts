@@ -10,7 +10,10 @@ import type { EndpointMiddleware, EndpointRequest } from './types.ts';
 export function authentication({
   rule,
   ignoreBadToken,
-}: { rule: AuthRule; ignoreBadToken?: boolean }): EndpointMiddleware {
+}: {
+  rule: AuthRule;
+  ignoreBadToken?: boolean;
+}): EndpointMiddleware {
   const authenticationBefore = async (request: EndpointRequest) => {
     const headers = (request.event.headers ?? {}) as Record<string, string | undefined>;
     const principal = await resolvePrincipal(request.context.db.sql, headers, { ignoreBadToken });
