@@ -1,5 +1,6 @@
 import { assertMissionName } from '#lib/auth/missionName.ts';
 import { isAdmin } from '#lib/auth/permissions.ts';
+import { MAX_VERSION } from '#lib/configure/names.ts';
 import { readLatest, readVersion } from '#lib/configure/store.ts';
 import { forbidden, notFound, unauthorized } from '#lib/errors.ts';
 import { endpoint } from '#lib/http/endpoint.ts';
@@ -10,7 +11,7 @@ const query = {
   required: ['mission'],
   properties: {
     mission: { type: 'string' },
-    version: { type: 'integer', minimum: 1 },
+    version: { type: 'integer', minimum: 1, maximum: MAX_VERSION },
     full: { type: 'boolean', default: false },
   },
 } as const;

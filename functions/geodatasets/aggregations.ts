@@ -1,6 +1,7 @@
 import { requireDataset } from '#lib/geodatasets/catalog.ts';
 import { parseSampleSize, readAggregations } from '#lib/geodatasets/read/aggregations.ts';
 import { parseReadFilters } from '#lib/geodatasets/read/filters.ts';
+import { mmgisAggregations } from '#lib/geodatasets/read/mmgisAggregations.ts';
 import { endpoint } from '#lib/http/endpoint.ts';
 
 const query = { type: 'object', properties: { layer: { type: 'string' } }, required: ['layer'] } as const;
@@ -10,5 +11,6 @@ export const handler = endpoint({ auth: 'viewer', schema: { query } }, async ({ 
   const filters = parseReadFilters(query);
   const limit = parseSampleSize(query);
   const ds = await requireDataset(db.sql, query.layer);
-  return { status: 'success', body: await readAggregations(db.sql, ds, filters, limit) };
+  const { body, samples } = await readAggregations(db.sql, ds, filters, limit);
+  return { status: 'success', aggregations: mmgisAggregations(samples), body };
 });

@@ -1,6 +1,7 @@
 import { parseSampleSize, readAggregations } from '#lib/geodatasets/read/aggregations.ts';
 import { requireLayers } from '#lib/geodatasets/read/fieldTypes.ts';
 import { parseReadFilters } from '#lib/geodatasets/read/filters.ts';
+import { mergedMmgisAggregations } from '#lib/geodatasets/read/mmgisAggregations.ts';
 import { endpoint } from '#lib/http/endpoint.ts';
 
 const query = { type: 'object', properties: { layers: { type: 'string' } }, required: ['layers'] } as const;
@@ -11,6 +12,11 @@ export const handler = endpoint({ auth: 'viewer', schema: { query } }, async ({ 
   const limit = parseSampleSize(query);
   const datasets = await requireLayers(db.sql, query.layers);
   const body: Record<string, unknown> = {};
-  for (const ds of datasets) body[ds.name] = await readAggregations(db.sql, ds, filters, limit);
-  return { status: 'success', body };
+  const samples: Record<string, unknown>[][] = [];
+  for (const ds of datasets) {
+    const read = await readAggregations(db.sql, ds, filters, limit);
+    body[ds.name] = read.body;
+    samples.push(read.samples);
+  }
+  return { status: 'success', aggregations: mergedMmgisAggregations(samples), body };
 });

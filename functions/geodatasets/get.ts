@@ -28,10 +28,15 @@ export const handler = endpoint({ auth: 'viewer', schema: { query, path } }, asy
   const { db, event, headers } = input;
   const body = event.httpMethod === 'POST' && input.body && typeof input.body === 'object' ? input.body : {};
   const params: Record<string, any> = { ...(body as Record<string, unknown>), ...input.query };
+  // jQuery's repeated form `_source[]=a&_source[]=b`: every value, not only the last.
+  for (const key of ['_source[]', 'stats[]']) {
+    const all = event.multiValueQueryStringParameters?.[key];
+    if (all) params[key] = all;
+  }
   const layer = input.path.layer ?? params.layer;
   if (layer === undefined || layer === '') throw badRequest(`Missing required query parameter 'layer'.`);
-  if (params.type === undefined)
-    throw badRequest(`Missing required query parameter 'type' (geojson or mvt).`);
+  // Without `type`: GeoJSON, as MMGIS answers (docs/geodatasets-read.md).
+  params.type ??= 'geojson';
   if (params.type !== 'geojson' && params.type !== 'mvt') throw badRequest(`'type' must be geojson or mvt.`);
   const filters = parseReadFilters(params);
   const options = params.type === 'geojson' ? parseGeojsonOptions(params) : undefined;

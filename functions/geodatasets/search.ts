@@ -9,12 +9,21 @@ const body = {
     layer: { type: 'string' },
     key: { type: 'string' },
     value: { type: ['string', 'number', 'boolean'] },
+    operator: { type: 'string' },
+    type: { type: 'string' },
+    last: { type: ['boolean', 'string'] },
+    id: { type: ['integer', 'string'] },
+    offset: { type: ['integer', 'string'] },
+    orderBy: { type: 'string' },
   },
-  required: ['layer', 'key', 'value'],
+  required: ['layer'],
 } as const;
 
-/** POST /api/geodatasets/search: features whose property `key` (a dot path) has the text `value`. */
+/**
+ * POST /api/geodatasets/search: features whose property `key` (a dot path) matches `value`, or the
+ * MMGIS client's navigation forms (`last`, `id` + `offset` + `orderBy`); docs/geodatasets-read.md.
+ */
 export const handler = endpoint({ auth: 'viewer', schema: { body } }, async ({ body, db }) => {
   const ds = await requireDataset(db.sql, body.layer);
-  return rawJson(200, await readSearch(db.sql, ds, body.key, body.value));
+  return rawJson(200, await readSearch(db.sql, ds, body));
 });

@@ -3,6 +3,6 @@ import { recomputeMissingStats } from '#lib/geodatasets/manage.ts';
 
 /** Scheduled (and invokable by hand): computes field_stats for every geodataset that lacks them. */
 export const handler = async () => {
-  const recomputed = await recomputeMissingStats(getDb());
-  return { status: 'success', recomputed };
+  const { recomputed, failed } = await recomputeMissingStats(getDb());
+  return { status: failed.length ? 'partial' : 'success', recomputed, failed };
 };

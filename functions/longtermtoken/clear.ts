@@ -1,3 +1,4 @@
+import { assertSession } from '#lib/auth/permissions.ts';
 import { clearToken } from '#lib/auth/tokens.ts';
 import { endpoint } from '#lib/http/endpoint.ts';
 
@@ -7,7 +8,8 @@ const body = {
   properties: { id: { type: 'string', maxLength: 64 } },
 } as const;
 
-export const handler = endpoint({ auth: 'admin', schema: { body } }, async ({ body, db }) => {
+export const handler = endpoint({ auth: 'admin', schema: { body } }, async ({ body, db, principal }) => {
+  assertSession(principal);
   await clearToken(db.sql, body.id);
   return { status: 'success', message: `Revoked token ${body.id}.` };
 });

@@ -1,3 +1,4 @@
+import { assertSession } from '#lib/auth/permissions.ts';
 import { generateToken } from '#lib/auth/tokens.ts';
 import { endpoint } from '#lib/http/endpoint.ts';
 import { respond } from '#lib/http/response.ts';
@@ -12,6 +13,7 @@ const body = {
 
 /** The only response that ever shows the full token. */
 export const handler = endpoint({ auth: 'admin', schema: { body } }, async ({ body, db, principal }) => {
+  assertSession(principal);
   const token = await generateToken(db.sql, principal.user!.id, body ?? {});
   return respond(201, { status: 'success', body: token });
 });

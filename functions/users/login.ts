@@ -2,6 +2,7 @@ import { sessionCookie } from '#lib/auth/cookies.ts';
 import { DUMMY_HASH, verifyPassword } from '#lib/auth/passwords.ts';
 import { credentials } from '#lib/auth/schemas.ts';
 import { createSession } from '#lib/auth/sessions.ts';
+import { clearLoginFailures, loginRetryAfter, recordLoginFailure } from '#lib/auth/throttle.ts';
 import { findUserForLogin } from '#lib/auth/users.ts';
 import { HttpError } from '#lib/errors.ts';
 import { endpoint } from '#lib/http/endpoint.ts';
@@ -9,10 +10,26 @@ import { respond } from '#lib/http/response.ts';
 
 export const handler = endpoint(
   { auth: 'public', schema: { body: credentials } },
-  async ({ body, db, headers }) => {
+  async ({ body, db, headers, event }) => {
+    const source = event.requestContext?.identity?.sourceIp ?? 'unknown';
+    const retry = await loginRetryAfter(db.sql, body.username, source);
+    if (retry > 0) {
+      return respond(
+        429,
+        {
+          status: 'failure',
+          message: `Too many failed logins for '${body.username}' from this address; try again in ${retry} s.`,
+        },
+        { headers: { 'Retry-After': String(retry) } },
+      );
+    }
     const found = await findUserForLogin(db.sql, body.username);
     const ok = await verifyPassword(body.password, found?.passwordHash ?? DUMMY_HASH);
-    if (!found || !ok) throw new HttpError(401, 'Invalid username or password.');
+    if (!found || !ok) {
+      await recordLoginFailure(db.sql, body.username, source);
+      throw new HttpError(401, 'Invalid username or password.');
+    }
+    await clearLoginFailures(db.sql, body.username, source);
     const session = await createSession(db.sql, found.user.id);
     return respond(
       200,

@@ -1,5 +1,5 @@
 import { authMode, isAdmin } from '#lib/auth/permissions.ts';
-import { email, password, username } from '#lib/auth/schemas.ts';
+import { email, newPassword as password, username } from '#lib/auth/schemas.ts';
 import { createUser } from '#lib/auth/users.ts';
 import { forbidden, unauthorized } from '#lib/errors.ts';
 import { endpoint } from '#lib/http/endpoint.ts';

@@ -1,4 +1,4 @@
-import { email, missionName, password, username } from '#lib/auth/schemas.ts';
+import { email, missionName, newPassword as password, username } from '#lib/auth/schemas.ts';
 import { updateUser } from '#lib/auth/users.ts';
 import { endpoint } from '#lib/http/endpoint.ts';
 
@@ -15,8 +15,10 @@ const body = {
   },
 } as const;
 
-export const handler = endpoint({ auth: 'admin', schema: { body } }, async ({ body, db }) => {
+export const handler = endpoint({ auth: 'admin', schema: { body } }, async ({ body, db, principal }) => {
   const { username: name, ...changes } = body;
-  const user = await updateUser(db.sql, name, changes);
+  // A password change ends the user's other sessions; the session making the change is kept.
+  const keep = principal.via === 'session' ? principal.sessionCookie : null;
+  const user = await updateUser(db.sql, name, changes, keep);
   return { status: 'success', message: `Updated user '${user.username}'.`, body: { user } };
 });

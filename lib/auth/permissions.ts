@@ -24,6 +24,18 @@ export function assertAllowed(rule: AuthRule, principal: Principal): void {
   if (rule === 'admin' && principal.user.role !== 'admin') throw forbidden();
 }
 
+/**
+ * Token management needs an administrator **session** (docs/auth.md): a Bearer token gets 403, so a leaked
+ * expiring token cannot mint itself a permanent one.
+ */
+export function assertSession(principal: Principal): void {
+  if (principal.via !== 'session') {
+    throw forbidden(
+      'API tokens are managed with an administrator session (log in); a token cannot manage tokens.',
+    );
+  }
+}
+
 export function isAdmin(principal: Principal): boolean {
   return principal.user?.role === 'admin';
 }

@@ -24,6 +24,12 @@ export function header(headers: HeaderBag, name: string): string | undefined {
   return undefined;
 }
 
+function withoutAuthorization(headers: HeaderBag): HeaderBag {
+  return Object.fromEntries(
+    Object.entries(headers ?? {}).filter(([k]) => k.toLowerCase() !== 'authorization'),
+  );
+}
+
 export function sessionCookieOf(headers: HeaderBag): string | null {
   const raw = header(headers, 'cookie');
   if (!raw) return null;
@@ -36,16 +42,22 @@ export function sessionCookieOf(headers: HeaderBag): string | null {
 }
 
 /**
- * Reads `Authorization: Bearer` first (an invalid or expired token is a 401 even on public endpoints),
- * then the session cookie (an unknown or expired cookie is simply no session).
+ * Reads `Authorization: Bearer` first (an invalid or expired token is a 401 even on public endpoints,
+ * unless `ignoreBadToken`: then it counts as no token, for `logged_in` which always answers 200), then the
+ * session cookie (an unknown or expired cookie is simply no session).
  */
-export async function resolvePrincipal(sql: Queryable, headers: HeaderBag): Promise<Principal> {
+export async function resolvePrincipal(
+  sql: Queryable,
+  headers: HeaderBag,
+  options: { ignoreBadToken?: boolean } = {},
+): Promise<Principal> {
   const sessionCookie = sessionCookieOf(headers);
   const authz = header(headers, 'authorization');
   if (authz !== undefined && authz !== '') {
     const m = /^Bearer\s+(\S{1,500})\s*$/i.exec(authz);
-    if (!m) throw new HttpError(401, "Invalid Authorization header: expected 'Bearer <token>'.");
-    const check = await userForToken(sql, m[1]);
+    const check = m ? await userForToken(sql, m[1]) : undefined;
+    if (options.ignoreBadToken && !check?.ok) return resolvePrincipal(sql, withoutAuthorization(headers));
+    if (!m || !check) throw new HttpError(401, "Invalid Authorization header: expected 'Bearer <token>'.");
     if (!check.ok) {
       throw unauthorized(
         check.reason === 'expired' ? 'The API token has expired.' : 'The API token is invalid.',

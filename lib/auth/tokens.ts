@@ -28,6 +28,9 @@ function toInfo(row: Record<string, any>): TokenInfo {
   };
 }
 
+/** The longest token lifetime (100 years): beyond it the expiry date would not be a valid date. */
+const MAX_PERIOD_MS = 100 * 365.25 * 24 * 3600 * 1000;
+
 /** `"never"` (or absent) → no expiry; a positive number of milliseconds (number or numeric string). */
 export function parsePeriod(period: unknown): number | null {
   if (period === undefined || period === null || period === 'never') return null;
@@ -37,8 +40,10 @@ export function parsePeriod(period: unknown): number | null {
       : typeof period === 'string' && /^\d+$/.test(period)
         ? Number(period)
         : NaN;
-  if (!Number.isSafeInteger(n) || n <= 0) {
-    throw badRequest('\'period\' must be "never" or a positive number of milliseconds.');
+  if (!Number.isSafeInteger(n) || n <= 0 || n > MAX_PERIOD_MS) {
+    throw badRequest(
+      `'period' must be "never" or a positive number of milliseconds, at most ${MAX_PERIOD_MS} (100 years).`,
+    );
   }
   return n;
 }

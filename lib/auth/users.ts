@@ -1,6 +1,7 @@
-import type { Queryable } from '#lib/db/index.ts';
+import type { Db, Queryable } from '#lib/db/index.ts';
 import { conflict, forbidden, notFound } from '#lib/errors.ts';
 import { hashPassword } from './passwords.ts';
+import { sha256 } from './secrets.ts';
 
 export type Role = 'admin' | 'user';
 
@@ -38,17 +39,26 @@ export async function createUser(
   return toUser(rows[0]);
 }
 
-/** Creates the first administrator; refused (403) once any user exists, even under concurrent calls. */
-export async function firstSignup(sql: Queryable, username: string, password: string): Promise<User> {
+/**
+ * Creates the first administrator; refused (403) once any user exists. Racing calls are serialized by a
+ * transaction-scoped advisory lock, so exactly one admin is created (a bare `where not exists` is not
+ * enough under READ COMMITTED: every racer sees the empty table).
+ */
+export async function firstSignup(db: Db, username: string, password: string): Promise<User> {
   const hash = await hashPassword(password);
-  const rows = await sql`
-    insert into users (username, password_hash, role)
-    select ${username}, ${hash}, 'admin'
-    where not exists (select 1 from users)
-    returning *`;
+  const rows = await db.transaction(async (tx) => {
+    await tx`select pg_advisory_xact_lock(${FIRST_SIGNUP_LOCK})`;
+    return tx`
+      insert into users (username, password_hash, role)
+      select ${username}, ${hash}, 'admin'
+      where not exists (select 1 from users)
+      returning *`;
+  });
   if (!rows.length) throw forbidden('first_signup is only possible while no user exists.');
   return toUser(rows[0]);
 }
+
+const FIRST_SIGNUP_LOCK = 727275;
 
 export async function listUsers(sql: Queryable): Promise<User[]> {
   return (await sql`select * from users order by username`).map(toUser);
@@ -64,6 +74,7 @@ export async function updateUser(
   sql: Queryable,
   username: string,
   changes: { role?: Role; missions?: string[]; password?: string; email?: string | null },
+  keepSession: string | null = null,
 ): Promise<User> {
   const hash = changes.password === undefined ? null : await hashPassword(changes.password);
   const rows = await sql`
@@ -76,7 +87,10 @@ export async function updateUser(
     where username = ${username}
     returning *`;
   if (!rows.length) throw notFound(`No user named '${username}'.`);
-  if (hash) await sql`delete from sessions where user_id = ${rows[0].id}`;
+  if (hash) {
+    await sql`delete from sessions where user_id = ${rows[0].id}
+      and id_hash is distinct from ${keepSession === null ? null : sha256(keepSession)}`;
+  }
   return toUser(rows[0]);
 }
 

@@ -17,6 +17,9 @@ export function isPlainObject(x: unknown): x is Record<string, any> {
   return typeof x === 'object' && x !== null && !Array.isArray(x);
 }
 
+/** Versions are stored as PostgreSQL `integer`: a larger requested version is a 400, not a database error. */
+export const MAX_VERSION = 2147483647;
+
 /** Deepest nesting of arrays/objects accepted in a stored configuration (bounds recursion everywhere). */
 export const MAX_JSON_DEPTH = 100;
 

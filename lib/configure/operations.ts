@@ -14,7 +14,7 @@ import {
   setInitialView,
   updateLayer,
 } from './layerTree.ts';
-import { isPlainObject, MAX_JSON_DEPTH, nestedDeeperThan, parseJsonish } from './names.ts';
+import { isPlainObject, MAX_JSON_DEPTH, MAX_VERSION, nestedDeeperThan, parseJsonish } from './names.ts';
 import { type ConfigRecord, commitChange, destroyMission, readLatest, readVersion } from './store.ts';
 import { templateConfig } from './template.ts';
 
@@ -72,8 +72,15 @@ export interface UpsertInput {
 export async function upsert(db: Db, input: UpsertInput): Promise<ChangeResponse> {
   const mission = assertMissionName(input.mission);
   const rollback = input.version !== undefined && input.version !== null;
-  if (rollback && !(Number.isInteger(input.version) && (input.version as number) >= 1)) {
-    throw badRequest("'version' must be an integer ≥ 1.");
+  if (
+    rollback &&
+    !(
+      Number.isInteger(input.version) &&
+      (input.version as number) >= 1 &&
+      (input.version as number) <= MAX_VERSION
+    )
+  ) {
+    throw badRequest(`'version' must be an integer from 1 to ${MAX_VERSION}.`);
   }
   if (!rollback && (input.config === undefined || input.config === null)) {
     throw badRequest("Send 'config' (a full configuration object) or 'version' (to roll back to).");

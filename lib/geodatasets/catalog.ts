@@ -82,7 +82,7 @@ export async function findDataset(sql: Queryable, name: string): Promise<Geodata
 /** The dataset named `name`, or 404 naming it. */
 export async function requireDataset(sql: Queryable, name: string): Promise<Geodataset> {
   const ds = await findDataset(sql, assertDatasetName(name, 'layer'));
-  if (!ds) throw notFound(`No geodataset named '${name}'.`);
+  if (!ds) throw notFound(`Geodataset '${name}' not found.`);
   return ds;
 }
 

@@ -3,9 +3,10 @@ import type { StoredFieldStats } from './catalog.ts';
 import { safeTable } from './catalog.ts';
 
 /**
- * Dataset-wide field statistics (spec section 2, docs/contract.md#5-edge-cases-decided). Only top-level properties are
- * summarized; a value counts when it is a JSON number or a string that is entirely a number literal
- * (`NUMERIC_TEXT`). Stored per field: min, max, sum, sumsq, count; nullCount, avg and the population
+ * Dataset-wide field statistics (spec section 2, docs/contract.md#5-edge-cases-decided). Top-level properties and the members
+ * of nested objects (under their dotted path, `meta.depth`; arrays are not descended) are summarized; a
+ * value counts when it is a JSON number or a string that is entirely a number literal (`NUMERIC_TEXT`),
+ * within `MAX_MAGNITUDE` (poison numbers are skipped: docs/geodatasets-read.md). Stored per field: min, max, sum, sumsq, count; nullCount, avg and the population
  * stddev are derived on read by `toFieldStatsEntry`.
  */
 export type StoredStats = Record<string, StoredFieldStats>;
@@ -14,23 +15,37 @@ export type StoredStats = Record<string, StoredFieldStats>;
 export const NUMERIC_TEXT_SOURCE = '^-?(\\d+(\\.\\d*)?|\\.\\d+)([eE][+-]?\\d+)?$';
 const NUMERIC_TEXT = new RegExp(NUMERIC_TEXT_SOURCE);
 
-/** The number a property value counts as, or undefined. Non-finite values (1e999) do not count. */
+/** Largest magnitude that counts (its square, and sums of many squares, stay finite). */
+export const MAX_MAGNITUDE = 1e150;
+
+/** The number a property value counts as, or undefined. 1e999 and numbers too large to square do not count. */
 export function numericValue(v: unknown): number | undefined {
-  if (typeof v === 'number') return Number.isFinite(v) ? v : undefined;
-  if (typeof v === 'string' && NUMERIC_TEXT.test(v)) {
-    const n = Number(v);
-    return Number.isFinite(n) ? n : undefined;
-  }
-  return undefined;
+  let n: number | undefined;
+  if (typeof v === 'number') n = v;
+  else if (typeof v === 'string' && v.length <= 1000 && NUMERIC_TEXT.test(v)) n = Number(v);
+  return n !== undefined && Math.abs(n) <= MAX_MAGNITUDE ? n : undefined;
+}
+
+/** Nesting depth up to which members of nested objects are summarized. */
+const MAX_DEPTH = 16;
+
+function isObject(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
 
 /** Accumulates stats feature by feature (ingest computes them in the same pass as the insert). */
 export class StatsAccumulator {
   readonly fields = new Map<string, StoredFieldStats>();
 
-  add(props: Record<string, unknown>): void {
-    for (const key in props) {
-      const n = numericValue(props[key]);
+  add(props: Record<string, unknown>, prefix = '', depth = 0): void {
+    for (const name in props) {
+      const value = props[name];
+      const key = prefix + name;
+      if (isObject(value)) {
+        if (depth < MAX_DEPTH) this.add(value, `${key}.`, depth + 1);
+        continue;
+      }
+      const n = numericValue(value);
       if (n === undefined) continue;
       const s = this.fields.get(key);
       if (s) {
@@ -105,8 +120,10 @@ export function toFieldStats(stored: StoredStats, numFeatures: number): Record<s
 }
 
 /**
- * Computes field_stats over every stored row of `table` in one pass (one scan, grouped by key). Works on
- * json and jsonb properties. Values beyond the float8 range are skipped, as on ingest.
+ * Computes field_stats over every stored row of `table` in one pass (one scan, grouped by key), members of
+ * nested objects under their dotted path (a recursive walk, depth-bounded as on ingest). Works on json and
+ * jsonb properties. Poison numbers are skipped, as on ingest: the text goes through `numeric` (bounded so
+ * the cast cannot overflow) and magnitudes above `MAX_MAGNITUDE` do not count.
  */
 export async function computeStoredStats(
   sql: Queryable,
@@ -118,18 +135,35 @@ export async function computeStoredStats(
   const typeOf = propertiesType === 'json' ? 'json_typeof' : 'jsonb_typeof';
   // CASE keeps the casts behind their tests (the planner may evaluate quals in any order).
   const rows = await sql.unsafe(
-    `select key, min(x) as min, max(x) as max, sum(x) as sum, sum(x * x) as sumsq, count(x)::int as count
-     from (
-       select e.key,
-         case when ${typeOf}(e.value) = 'number'
-                or (${typeOf}(e.value) = 'string' and (e.value #>> '{}') ~ $1)
-              then case when abs((e.value #>> '{}')::numeric) < 1e308 then (e.value #>> '{}')::float8 end
-         end as x
+    `with recursive nested(key, value, depth) as (
+       select o.key || '.' || c.key, c.value, 1
+       from (select e.key, e.value
+             from (select properties from ${t} where ${typeOf}(properties) = 'object') d, ${each}(d.properties) e
+             where ${typeOf}(e.value) = 'object') o, ${each}(o.value) c
+       union all
+       select n.key || '.' || c.key, c.value, n.depth + 1
+       from nested n, ${each}(n.value) c
+       where ${typeOf}(n.value) = 'object' and n.depth < ${MAX_DEPTH}
+     ), e as (
+       select e.key, e.value
        from (select properties from ${t} where ${typeOf}(properties) = 'object') d, ${each}(d.properties) e
-     ) v
+       union all
+       select key, value from nested
+     )
+     select key, min(x) as min, max(x) as max, sum(x) as sum, sum(x * x) as sumsq, count(x)::int as count
+     from (
+       select key, case when abs(n) <= $2::numeric then (case when abs(n) < 1e-300 then 0 else n end)::float8 end as x
+       from (
+         select key, case when ${typeOf}(value) in ('number', 'string') and length(value #>> '{}') <= 1000
+                and (value #>> '{}') ~ $1 and (value #>> '{}') !~ '[eE][+-]?[0-9]{5}'
+              then (value #>> '{}')::numeric end as n
+         from e
+         where ${typeOf}(value) in ('number', 'string')
+       ) v
+     ) w
      where x is not null
      group by key`,
-    [NUMERIC_TEXT_SOURCE],
+    [NUMERIC_TEXT_SOURCE, MAX_MAGNITUDE],
   );
   const out: StoredStats = {};
   for (const r of rows) {

@@ -1,11 +1,12 @@
 import type { Db } from '#lib/db/index.ts';
 import { notFound } from '#lib/errors.ts';
+import { log } from '#lib/log.ts';
 import { assertDatasetName, safeTable, toGeodataset } from './catalog.ts';
 import { computeStoredStats, type StoredStats } from './fieldStats.ts';
 
 async function locked(tx: Parameters<Parameters<Db['transaction']>[0]>[0], name: string) {
   const [row] = await tx`select * from geodatasets where name = ${assertDatasetName(name)} for update`;
-  if (!row) throw notFound(`No geodataset named '${name}'.`);
+  if (!row) throw notFound(`Geodataset '${name}' not found.`);
   return toGeodataset(row);
 }
 
@@ -37,18 +38,24 @@ export async function datasetsWithoutStats(db: Db): Promise<string[]> {
   return rows.map((r) => r.name as string);
 }
 
-/** The scheduled job: recomputes stats for every dataset lacking them, one transaction each. */
-export async function recomputeMissingStats(db: Db): Promise<string[]> {
-  const done: string[] = [];
+/**
+ * The scheduled job: recomputes stats for every dataset lacking them, one transaction each. A dataset that
+ * fails is logged and skipped; the others still get their stats (docs/geodatasets-read.md).
+ */
+export async function recomputeMissingStats(db: Db): Promise<{ recomputed: string[]; failed: string[] }> {
+  const recomputed: string[] = [];
+  const failed: string[] = [];
   for (const name of await datasetsWithoutStats(db)) {
     try {
       await recomputeStats(db, name);
-      done.push(name);
+      recomputed.push(name);
     } catch (e) {
-      if ((e as { statusCode?: number }).statusCode !== 404) throw e; // removed meanwhile
+      if ((e as { statusCode?: number }).statusCode === 404) continue; // removed meanwhile
+      log('error', 'field_stats recompute failed', { name, error: (e as Error)?.message ?? String(e) });
+      failed.push(name);
     }
   }
-  return done;
+  return { recomputed, failed };
 }
 
 /**

@@ -29,6 +29,8 @@ export interface EndpointOptions<Q, B, P> {
    * `json-or-form`: JSON, or a jQuery-style urlencoded form (lib/http/formBody.ts).
    */
   body?: BodyKind;
+  /** `logged_in`: an invalid or expired Bearer token counts as none instead of a 401. */
+  ignoreBadToken?: boolean;
   /** Largest accepted body in bytes (`MAX_BODY_BYTES`, default 6 MB: Lambda's synchronous limit). */
   maxBodyBytes?: number;
   /** Response shapes by status for the OpenAPI document (a generic one is used where absent). */
@@ -76,7 +78,7 @@ export function endpointMiddlewares(
     bodyLimit({ limit: options.maxBodyBytes ?? maxBodyBytes() }),
     httpHeaderNormalizer() as EndpointMiddleware,
     database(),
-    authentication({ rule: options.auth }),
+    authentication({ rule: options.auth, ignoreBadToken: options.ignoreBadToken }),
     bodyParser({ kind: options.body }),
     validator({ schemas: (options.schema ?? {}) as Record<string, object> }),
   ];

@@ -7,9 +7,14 @@ export function maxInlineResponseBytes(): number {
   return envBytes('MAX_INLINE_RESPONSE_BYTES', 5 * 1024 * 1024);
 }
 
-/** Seconds the presigned GET of an oversized answer stays valid (`RESPONSE_URL_SECONDS`, default 300). */
+/**
+ * Seconds the presigned GET of an oversized answer stays valid (`RESPONSE_URL_SECONDS`, default 300), and
+ * at least the gateway cache TTL plus a minute (`TILE_MAX_AGE`, set by the gateway-cache plugin): a 303
+ * the stage cache keeps must not outlive its URL.
+ */
 export function responseUrlSeconds(): number {
-  return envBytes('RESPONSE_URL_SECONDS', 300);
+  const ttl = Number(process.env.TILE_MAX_AGE);
+  return Math.max(envBytes('RESPONSE_URL_SECONDS', 300), Number.isFinite(ttl) && ttl > 0 ? ttl + 60 : 0);
 }
 
 /**

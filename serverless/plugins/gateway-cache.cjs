@@ -9,6 +9,11 @@
 //   that changes the answer (tile address, filters, the TileJSON version `v`, the GeoJSON paging and
 //   projection parameters, which share the route) and the `layer` path parameter. Under AUTH=local the
 //   Authorization and Cookie headers are part of the key too, so a cached answer never reaches another caller.
+// - `If-None-Match` is part of the key as well (docs/tiles.md, "Gateway cache"): a 304 cached for one
+//   client's conditional request is only ever served to requests with the same If-None-Match, never to a
+//   client without the cached body. (The 303 of an oversized answer is presigned for longer than the TTL.)
+// - Stage throttling on every method ('/*' '*'): custom.gatewayCache.throttle {rateLimit, burstLimit}
+//   (default 100 requests/s, burst 200): the account-level default of 10,000/s is no protection.
 //
 // Options (custom.gatewayCache): enabled (default true), ttl seconds (default TILE_MAX_AGE or 300),
 // clusterSize (default '0.5' GB). If the read function is not in the service, the plugin does nothing.
@@ -85,6 +90,8 @@ class GatewayCachePlugin {
       ttl: Math.max(0, Math.min(3600, Number.isFinite(ttl) ? Math.floor(ttl) : 300)),
       clusterSize: String(custom.clusterSize ?? '0.5'),
       authLocal: env.AUTH === 'local',
+      rateLimit: Number(custom.throttle?.rateLimit ?? 100),
+      burstLimit: Math.floor(Number(custom.throttle?.burstLimit ?? 200)),
     };
   }
 
@@ -103,12 +110,21 @@ class GatewayCachePlugin {
     );
     if (methods.length === 0) return; // the read function is not part of this service
 
-    const methodSettings = [{ ResourcePath: '/*', HttpMethod: '*', CachingEnabled: false }];
+    const methodSettings = [
+      {
+        ResourcePath: '/*',
+        HttpMethod: '*',
+        CachingEnabled: false,
+        ThrottlingRateLimit: s.rateLimit,
+        ThrottlingBurstLimit: s.burstLimit,
+      },
+    ];
     for (const [, method] of methods) {
       const path = paths[method.Properties.ResourceId.Ref];
       const keys = QUERY_KEYS.map((k) => `method.request.querystring.${k}`);
       if (path.includes('{layer}')) keys.unshift('method.request.path.layer');
       if (s.authLocal) keys.push('method.request.header.Authorization', 'method.request.header.Cookie');
+      keys.push('method.request.header.If-None-Match');
       const requestParameters = { ...(method.Properties.RequestParameters || {}) };
       for (const k of keys)
         if (!(k in requestParameters)) requestParameters[k] = k === 'method.request.path.layer';

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { getDb } from '#lib/db/index.ts';
 import { recreateGeodataset } from '#lib/geodatasets/write/write.ts';
-import { expectedIds, type Row, readFeatures, T0 } from '../fixtures/readModel.ts';
+import { expectedIds, metaOf, type Row, readFeatures, T0 } from '../fixtures/readModel.ts';
 import { apiUrlLocal, call, uniqueName } from '../helpers.ts';
 
 const db = getDb();
@@ -61,7 +61,7 @@ describe('POST /api/geodatasets/intersect', () => {
     const first = res.body.body.features[0];
     expect(first.properties).toEqual({
       ...JSON.parse(JSON.stringify(features[want[0] - 1].properties)),
-      _: { idx: want[0] },
+      _: metaOf(features[want[0] - 1].properties, want[0]),
     });
   });
 

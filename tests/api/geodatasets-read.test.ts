@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { getDb } from '#lib/db/index.ts';
 import { recreateGeodataset } from '#lib/geodatasets/write/write.ts';
-import { expectedIds, numeric, type Row, readFeatures, T0 } from '../fixtures/readModel.ts';
+import { expectedIds, metaOf, numeric, type Row, readFeatures, T0 } from '../fixtures/readModel.ts';
 import { apiUrl, apiUrlLocal, call, uniqueName } from '../helpers.ts';
 
 const db = getDb();
@@ -39,7 +39,10 @@ describe('GET /api/geodatasets/get (HTTP)', () => {
     expect(res.body.features[0]).toEqual({
       type: 'Feature',
       geometry: features[0].geometry,
-      properties: { ...JSON.parse(JSON.stringify(features[0].properties)), _: { idx: 1 } },
+      properties: {
+        ...JSON.parse(JSON.stringify(features[0].properties)),
+        _: metaOf(features[0].properties, 1),
+      },
     });
   });
 
@@ -112,7 +115,6 @@ describe('GET /api/geodatasets/get (HTTP)', () => {
   });
 
   const bad: [string, string, RegExp][] = [
-    ['no type', '', /'type'/],
     ['unknown type', 'type=csv', /'type'/],
     ['non-numeric bbox', 'type=geojson&minx=a&miny=0&maxx=1&maxy=1', /'minx' must be a number/],
     ['partial bbox', 'type=geojson&minx=0&miny=0', /together/],

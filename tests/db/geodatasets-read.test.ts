@@ -10,6 +10,7 @@ import {
   groupKey,
   haversine,
   type ModelParams,
+  metaOf,
   numeric,
   type Row,
   readFeatures,
@@ -226,7 +227,10 @@ describe('GET /get geojson: every filter against an independent model', () => {
       {
         type: 'Feature',
         geometry: features[4].geometry,
-        properties: { ...JSON.parse(JSON.stringify(features[4].properties)), _: { idx: 5 } },
+        properties: {
+          ...JSON.parse(JSON.stringify(features[4].properties)),
+          _: metaOf(features[4].properties, 5),
+        },
       },
     ]);
   });
@@ -237,7 +241,7 @@ describe('GET /get geojson: every filter against an independent model', () => {
       rows.slice(0, 5).map(({ id, feature: { properties: p } }) => ({
         name: p.name,
         nested: { a: { b: (p.nested as any).a.b }, c: 'keep' },
-        _: { idx: id },
+        _: metaOf(p, id),
       })),
     );
   });

@@ -95,7 +95,14 @@ describe('packaged template: REST API stage cache on the tile route', () => {
     expect(stage.CacheClusterEnabled).toBe(true);
     expect(stage.CacheClusterSize).toBe('0.5');
     const settings = stage.MethodSettings as any[];
-    expect(settings).toContainEqual({ ResourcePath: '/*', HttpMethod: '*', CachingEnabled: false });
+    // Stage throttling on every method, caching off except the read route.
+    expect(settings).toContainEqual({
+      ResourcePath: '/*',
+      HttpMethod: '*',
+      CachingEnabled: false,
+      ThrottlingRateLimit: 100,
+      ThrottlingBurstLimit: 200,
+    });
     const enabled = settings.filter((s) => s.CachingEnabled);
     expect(enabled.map((s) => [s.ResourcePath, s.HttpMethod]).sort()).toEqual([
       ['/~1api~1geodatasets~1get', 'GET'],
@@ -116,6 +123,8 @@ describe('packaged template: REST API stage cache on the tile route', () => {
       const keys: string[] = m.Properties.Integration.CacheKeyParameters;
       for (const p of TILE_PARAMS) expect(keys).toContain(`method.request.querystring.${p}`);
       expect(keys.includes('method.request.path.layer')).toBe(pathParam);
+      // A conditional request's 304 is cached only for the same If-None-Match (no poisoning).
+      expect(keys).toContain('method.request.header.If-None-Match');
       // Every cache key is a declared request parameter (CloudFormation refuses the method otherwise).
       for (const k of keys) expect(m.Properties.RequestParameters).toHaveProperty([k]);
       if (pathParam) expect(m.Properties.RequestParameters['method.request.path.layer']).toBe(true);
@@ -124,6 +133,13 @@ describe('packaged template: REST API stage cache on the tile route', () => {
     // The POST form of the read and other routes stay uncached.
     expect(method('/api/geodatasets/get', 'POST')?.Properties.Integration.CacheKeyParameters).toBeUndefined();
     expect(method('/api/users/logged_in')?.Properties.Integration.CacheKeyParameters).toBeUndefined();
+  });
+
+  it('reserves concurrency for the expensive anonymous reads', () => {
+    const r = template.Resources;
+    expect(r.GeodatasetsGetLambdaFunction.Properties.ReservedConcurrentExecutions).toBe(20);
+    expect(r.GeodatasetsAggregationsLambdaFunction.Properties.ReservedConcurrentExecutions).toBe(5);
+    expect(r.GeodatasetsBulkAggregationsLambdaFunction.Properties.ReservedConcurrentExecutions).toBe(5);
   });
 
   it('gives the read Lambda the same max-age as the gateway TTL', () => {

@@ -99,13 +99,16 @@ export function aggregate(samples: Record<string, unknown>[]): Record<string, Ag
   return out;
 }
 
-/** GET /aggregations for one dataset: `total` matching features, a random sample of `limit`, summarized. */
+/**
+ * GET /aggregations for one dataset: `total` matching features, a random sample of `limit`, summarized
+ * (`body`), and the sample itself for the MMGIS-shaped top-level `aggregations` (mmgisAggregations.ts).
+ */
 export async function readAggregations(
   sql: Queryable,
   ds: Geodataset,
   filters: ReadFilters,
   limit: number,
-): Promise<AggregationsBody> {
+): Promise<{ body: AggregationsBody; samples: Record<string, unknown>[] }> {
   const f = await resolveReadFilters(sql, filters);
   const table = sql(safeTable(ds.table));
   const where = sqlWhere(sql, ds, f, 't');
@@ -115,10 +118,9 @@ export async function readAggregations(
       sql`select ${sqlProps(sql, ds, 't')} as p from ${table} t where ${where} order by random() limit ${limit}`,
     ]),
   );
+  const samples = sample.map((r) => r.p as Record<string, unknown>);
   return {
-    layer: ds.name,
-    sampled: sample.length,
-    total: Number(total),
-    aggregations: aggregate(sample.map((r) => r.p as Record<string, unknown>)),
+    body: { layer: ds.name, sampled: sample.length, total: Number(total), aggregations: aggregate(samples) },
+    samples,
   };
 }

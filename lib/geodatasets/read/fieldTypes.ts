@@ -29,7 +29,10 @@ export async function requireLayers(sql: Queryable, value: unknown, param = 'lay
   for (const n of names) assertDatasetName(n, param);
   const found = await Promise.all(names.map((n) => findDataset(sql, n)));
   const missing = names.filter((_, i) => !found[i]);
-  if (missing.length) throw notFound(`No geodataset named ${missing.map((m) => `'${m}'`).join(', ')}.`);
+  if (missing.length)
+    throw notFound(
+      `Geodataset${missing.length > 1 ? 's' : ''} ${missing.map((m) => `'${m}'`).join(', ')} not found.`,
+    );
   return found as Geodataset[];
 }
 

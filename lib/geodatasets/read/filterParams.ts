@@ -4,7 +4,8 @@ import { badRequest } from '#lib/errors.ts';
  * Parsing of the read filters of `GET /get` (geojson and mvt), intersect and aggregations from the query
  * string: pure functions, 400 naming the parameter. The SQL they turn into is in `filters.ts`.
  */
-export type Op = '>' | '<' | '=' | 'in';
+/** `like` (a case-insensitive substring) is search's only: `filters` refuses it. */
+export type Op = '>' | '<' | '=' | 'in' | 'like';
 export type FilterType = 'string' | 'number';
 
 export interface PropertyFilter {
@@ -51,6 +52,11 @@ export const DEFAULT_FORMAT = 'YYYY-MM-DDTHH:MI:SSZ';
 /** docs/contract.md#5-edge-cases-decided: a JSON number, or a string that is entirely a number literal. */
 export const NUMERIC_RE = '^-?(\\d+(\\.\\d*)?|\\.\\d+)([eE][+-]?\\d+)?$';
 const NUMERIC = new RegExp(NUMERIC_RE);
+/**
+ * The largest magnitude a value may have to count as a number in statistics and numeric filters: its
+ * square and a sum of many squares stay within float8 (docs/contract.md#5-edge-cases-decided: too large to square → skipped).
+ */
+export const MAX_MAGNITUDE = 1e150;
 
 const SEGMENT = /^[\p{L}\p{N}_\-:@#/ ]+$/u;
 

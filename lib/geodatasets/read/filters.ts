@@ -4,6 +4,7 @@ import { badRequest } from '#lib/errors.ts';
 import { type Geodataset, safeTable } from '../catalog.ts';
 import {
   DEFAULT_FORMAT,
+  MAX_MAGNITUDE,
   NUMERIC_RE,
   type PropertyFilter,
   type ReadFilters,
@@ -46,10 +47,19 @@ export function sqlPropPath(sql: Queryable, ds: Geodataset, path: string[], alia
   return sql`(${sqlProps(sql, ds, alias)} #> ${path}::text[])`;
 }
 
-/** A jsonb value as float8 under the numeric rule of docs/contract.md#5-edge-cases-decided; NULL otherwise. */
+/**
+ * A jsonb value as float8 under the numeric rule of docs/contract.md#5-edge-cases-decided; NULL otherwise. Poison numbers are
+ * NULL too, never an error (docs/geodatasets-read.md, "Poison numbers"): the text goes through `numeric`
+ * (exact, no overflow for the bounded text admitted here), and a magnitude above `MAX_MAGNITUDE` (whose
+ * square, or a sum of squares, could overflow float8) is skipped; a magnitude below 1e-300 counts as 0.
+ */
 export function sqlNumeric(sql: Queryable, v: Fragment): Fragment {
-  return sql`(case when jsonb_typeof(${v}) = 'number' then (${v} #>> '{}')::float8
-    when jsonb_typeof(${v}) = 'string' and (${v} #>> '{}') ~ ${NUMERIC_RE} then (${v} #>> '{}')::float8 end)`;
+  const t = sql`(${v} #>> '{}')`;
+  const n = sql`(case when jsonb_typeof(${v}) = 'number' then (${v})::numeric
+    when jsonb_typeof(${v}) = 'string' and length(${t}) <= 1000 and ${t} ~ ${NUMERIC_RE}
+      and ${t} !~ '[eE][+-]?[0-9]{5}' then ${t}::numeric end)`;
+  return sql`(case when abs(${n}) <= ${MAX_MAGNITUDE}::numeric then
+    (case when abs(${n}) < 1e-300 then 0 else ${n} end)::float8 end)`;
 }
 
 const ISO_SQL =
@@ -150,6 +160,7 @@ function sqlCircle(
 
 function sqlPropertyFilter(sql: Queryable, ds: Geodataset, pf: PropertyFilter, alias?: string): Fragment {
   const v = sqlPropPath(sql, ds, pf.path, alias);
+  if (pf.op === 'like') return sql`strpos(lower(${v} #>> '{}'), lower(${String(pf.values[0])}::text)) > 0`;
   if (pf.type === 'number') {
     const n = sqlNumeric(sql, v);
     const nums = pf.values as number[];

@@ -30,18 +30,24 @@ export interface GeojsonOptions {
 }
 
 export const MAX_LIMIT = 10000;
-const MAX_FIELDS = 50;
+/** Most distinct `_source` paths (and `stats` fields) in one request; more: 400. */
+export const MAX_FIELDS = 100;
 
+/**
+ * A comma-separated list parameter, also accepted as an array (a JSON body) or as repeated `key[]=`
+ * parameters (jQuery's form; the handler passes those as an array under `key[]`). Deduplicated, in order.
+ */
 function list(query: Record<string, unknown>, key: string): string[] | undefined {
-  const v = query[key];
-  if (v === undefined || v === null || v === '') return undefined;
-  if (typeof v !== 'string') throw badRequest(`'${key}' must be a comma-separated string.`);
-  const names = v
-    .split(',')
-    .map((s) => s.trim())
-    .filter((s) => s !== '');
-  if (names.length > MAX_FIELDS) throw badRequest(`'${key}' names more than ${MAX_FIELDS} fields.`);
-  return names;
+  const given = [query[key], query[`${key}[]`]].filter((v) => v !== undefined && v !== null && v !== '');
+  if (given.length === 0) return undefined;
+  const names: string[] = [];
+  for (const v of given.flat()) {
+    if (typeof v !== 'string') throw badRequest(`'${key}' must be a comma-separated string.`);
+    for (const s of v.split(',')) if (s.trim() !== '') names.push(s.trim());
+  }
+  const unique = [...new Set(names)];
+  if (unique.length > MAX_FIELDS) throw badRequest(`'${key}' names more than ${MAX_FIELDS} fields.`);
+  return unique;
 }
 
 /**
@@ -61,33 +67,85 @@ export function parseGeojsonOptions(query: Record<string, unknown>): GeojsonOpti
   const source = list(query, '_source');
   if (source) out.source = source.map((p) => parsePath(p, '_source'));
   const stats = list(query, 'stats');
-  if (stats) out.stats = [...new Set(stats)].map((name) => ({ name, path: parsePath(name, 'stats') }));
+  if (stats) out.stats = stats.map((name) => ({ name, path: parsePath(name, 'stats') }));
   return out;
 }
 
-/**
- * `_source`: a new object holding only the requested paths (nested objects kept, absent paths omitted),
- * built with `jsonb_set` one level at a time so intermediate objects exist.
- */
-function sqlSourceProps(sql: Queryable, ds: Geodataset, source: string[][], alias: string): Fragment {
-  let acc: Fragment = sql`'{}'::jsonb`;
+interface SourceNode {
+  /** A requested path ends here: the whole value is taken (deeper requested paths are inside it). */
+  leaf: boolean;
+  children: Map<string, SourceNode>;
+}
+
+/** The requested paths as a tree, so each path's value is read once and shared prefixes are built once. */
+function sourceTree(source: string[][]): SourceNode {
+  const root: SourceNode = { leaf: false, children: new Map() };
   for (const path of source) {
-    const value = sqlPropPath(sql, ds, path, alias);
-    let step: Fragment = acc;
-    for (let i = 1; i < path.length; i++) {
-      const prefix = path.slice(0, i);
-      step = sql`jsonb_set(${step}, ${prefix}::text[],
-        case when jsonb_typeof(${step} #> ${prefix}::text[]) = 'object' then ${step} #> ${prefix}::text[] else '{}'::jsonb end)`;
+    let node = root;
+    for (const seg of path) {
+      if (node.leaf) break;
+      let next = node.children.get(seg);
+      if (!next) {
+        next = { leaf: false, children: new Map() };
+        node.children.set(seg, next);
+      }
+      node = next;
     }
-    acc = sql`(case when ${value} is null then ${acc} else jsonb_set(${step}, ${path}::text[], ${value}) end)`;
+    node.leaf = true;
+    node.children.clear();
   }
-  return acc;
+  return root;
 }
 
 /**
- * With `stats`: the matched rows (every filter but noDuplicates) with their group's statistics as window
- * aggregates over the group key, and the group's highest id (`keep`) for noDuplicates. One scan and one
- * sort, no join: the planner's row estimates for property filters are poor, and a join on them was not.
+ * The value of a top-level `group_id`/`feature_id` path: the feature's derived column when it has one
+ * (as MMGIS answers), else the stored property of that name.
+ */
+function sqlSourceValue(sql: Queryable, ds: Geodataset, path: string[], alias: string): Fragment {
+  const value = sqlPropPath(sql, ds, path, alias);
+  if (path.length === 1 && (path[0] === 'group_id' || path[0] === 'feature_id')) {
+    return sql`coalesce(to_jsonb(${sqlColumn(sql, path[0], alias)}), ${value})`;
+  }
+  return value;
+}
+
+/**
+ * The object of one tree node: its children's values, absent (SQL NULL) ones left out, NULL when none is
+ * present. Every child expression appears exactly once, so the SQL (and its parameters) grows linearly
+ * with the number of paths; a path's value is read with one `#>`.
+ */
+function sqlSourceNode(
+  sql: Queryable,
+  ds: Geodataset,
+  node: SourceNode,
+  prefix: string[],
+  alias: string,
+): Fragment {
+  const rows = [...node.children].map(([key, child]) => {
+    const path = [...prefix, key];
+    const v = child.leaf ? sqlSourceValue(sql, ds, path, alias) : sqlSourceNode(sql, ds, child, path, alias);
+    return sql`(${key}::text, ${v})`;
+  });
+  const values = rows.reduce((a, r) => sql`${a}, ${r}`);
+  return sql`(select jsonb_object_agg(s.k, s.v) from (values ${values}) s(k, v) where s.v is not null)`;
+}
+
+/**
+ * `_source`: a new object holding only the requested paths (nested objects kept, absent paths omitted).
+ * Linear in the number of paths (docs/geodatasets-read.md); the parser dedupes and caps them.
+ */
+function sqlSourceProps(sql: Queryable, ds: Geodataset, source: string[][], alias: string): Fragment {
+  const tree = sourceTree(source);
+  if (tree.children.size === 0) return sql`'{}'::jsonb`;
+  return sql`coalesce(${sqlSourceNode(sql, ds, tree, [], alias)}, '{}'::jsonb)`;
+}
+
+/**
+ * With `stats`: the matched rows (every filter but noDuplicates and `id`: docs/contract.md#5-edge-cases-decided, `id` narrows the
+ * features, never the statistics) with their group's statistics as window aggregates over the group key,
+ * and the group's highest id (`keep`) for noDuplicates. Each field's number is read once per row (inner
+ * select), then aggregated. One scan and one sort, no join: the planner's row estimates for property
+ * filters are poor, and a join on them was not.
  */
 function sqlRowsWithStats(
   sql: Queryable,
@@ -96,16 +154,35 @@ function sqlRowsWithStats(
   stats: NonNullable<GeojsonOptions['stats']>,
 ): Fragment {
   const table = sql(safeTable(ds.table)) as unknown as Fragment;
-  const where = sqlWhere(sql, ds, { ...f, noDuplicates: false }, 'm');
-  const objects = stats.map((s) => {
-    const n = sqlNumeric(sql, sqlPropPath(sql, ds, s.path, 'm'));
+  const where = sqlWhere(sql, ds, { ...f, id: undefined, noDuplicates: false }, 'm');
+  const columns = stats.map(
+    (s, i) => sql`${sqlNumeric(sql, sqlPropPath(sql, ds, s.path, 'm'))} as ${sql(`s${i}`)}`,
+  );
+  const objects = stats.map((s, i) => {
+    const n = sql(`n.s${i}`) as unknown as Fragment;
     return sql`jsonb_build_object(${s.name}::text, jsonb_build_object('min', min(${n}) over w, 'max', max(${n}) over w,
       'avg', avg(${n}) over w, 'sum', sum(${n}) over w, 'stddev', stddev_pop(${n}) over w))`;
   });
   const merged = objects.reduce((a, o) => sql`${a} || ${o}`);
-  return sql`select m.id, m.geom, m.properties, ${merged} as stats, max(m.id) over w as keep
-    from ${table} m where ${where}
-    window w as (partition by ${sqlGroupKey(sql, ds, 'm')})`;
+  const list = columns.reduce((a, c) => sql`${a}, ${c}`);
+  return sql`select n.id, n.geom, n.properties, n.start_time, n.end_time, n.group_id, n.feature_id,
+      ${merged} as stats, max(n.id) over w as keep
+    from (select m.*, ${sqlGroupKey(sql, ds, 'm')} as group_key, ${list} from ${table} m where ${where}) n
+    window w as (partition by n.group_key)`;
+}
+
+/**
+ * `properties._` as JSON text: `idx`, then `start_time`/`end_time` as strings of epoch milliseconds when
+ * the feature has them (as MMGIS sends them), then `stats` when requested.
+ */
+function sqlMeta(sql: Queryable, withStats: boolean): Fragment {
+  const ms = (column: Fragment, key: string) =>
+    sql`(case when ${column} is null then '' else ${`,"${key}":"`}::text ||
+      floor(extract(epoch from ${column}) * 1000)::bigint::text || '"' end)`;
+  const start = ms(sql`t.start_time`, 'start_time');
+  const end = ms(sql`t.end_time`, 'end_time');
+  const stats = withStats ? sql`',"stats":' || t.stats::text` : sql`''`;
+  return sql`'{"idx":' || t.id || ${start} || ${end} || ${stats} || '}'`;
 }
 
 /**
@@ -134,12 +211,13 @@ export async function readFeaturesJson(
 ): Promise<string> {
   const table = sql(safeTable(ds.table)) as unknown as Fragment;
   const props = opts.source ? sqlSourceProps(sql, ds, opts.source, 't') : sqlProps(sql, ds, 't');
-  const id = sqlColumn(sql, 'id', 't');
-  const meta = opts.stats?.length
-    ? sql`'{"idx":' || ${id} || ',"stats":' || t.stats::text || '}'`
-    : sql`'{"idx":' || ${id} || '}'`;
+  const meta = sqlMeta(sql, !!opts.stats?.length);
+  const narrow = [
+    f.noDuplicates ? sql`t.id = t.keep` : undefined,
+    f.id !== undefined ? sql`t.id = ${f.id}::bigint` : undefined,
+  ].reduce<Fragment>((a, c) => (c ? sql`${a} and ${c}` : a), sql`true`);
   const from = opts.stats?.length
-    ? sql`(${sqlRowsWithStats(sql, ds, f, opts.stats)}) t where ${f.noDuplicates ? sql`t.id = t.keep` : sql`true`}`
+    ? sql`(${sqlRowsWithStats(sql, ds, f, opts.stats)}) t where ${narrow}`
     : sql`${table} t where ${sqlWhere(sql, ds, f, 't')}`;
   const q = sql('q') as unknown as Fragment;
   const query = sql`
