@@ -1,17 +1,31 @@
 import { fileURLToPath } from 'node:url';
-import { defineConfig } from 'vitest/config';
+import { configDefaults, defineConfig } from 'vitest/config';
+
+/** Runs alone, after the rest: its bursts measure the service, not the other test files' load. */
+const CONCURRENCY = 'tests/api/concurrency.test.ts';
 
 export default defineConfig({
   resolve: {
     alias: [{ find: /^#lib\/(.*)$/, replacement: fileURLToPath(new URL('./lib/$1', import.meta.url)) }],
   },
   test: {
-    include: ['tests/**/*.test.ts'],
     globalSetup: ['tests/setup/global.ts'],
     setupFiles: ['tests/setup/env.ts'],
     testTimeout: 60_000,
     hookTimeout: 120_000,
     pool: 'forks',
     maxWorkers: 2,
+    projects: [
+      {
+        extends: true,
+        test: {
+          name: 'suite',
+          include: ['tests/**/*.test.ts'],
+          exclude: [...configDefaults.exclude, CONCURRENCY],
+          sequence: { groupOrder: 0 },
+        },
+      },
+      { extends: true, test: { name: 'concurrency', include: [CONCURRENCY], sequence: { groupOrder: 1 } } },
+    ],
   },
 });
