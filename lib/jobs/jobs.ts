@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { Db, Queryable } from '#lib/db/index.ts';
 import { badRequest, notFound } from '#lib/errors.ts';
 import { log } from '#lib/log.ts';
+import { startHeartbeat } from './heartbeat.ts';
 import { invokeAsync } from './invoke.ts';
 
 /** `awaiting_upload`: an upload job (lib/uploads) whose file has not arrived yet. */
@@ -96,7 +97,8 @@ async function finishJob(sql: Queryable, id: string, state: JobState, result: un
 
 /**
  * Runs the job `jobId` with `work(input, name)`: queued → running → succeeded | failed. Idempotent under
- * retries: a job that is no longer queued is not run again.
+ * retries: a job that is no longer queued is not run again. While `work` runs, the job's heartbeat is
+ * refreshed so that the reaper (lib/jobs/reaper.ts) can tell a live job from one whose function died.
  */
 export async function runJob(
   db: Db,
@@ -104,12 +106,13 @@ export async function runJob(
   work: (job: { name: string | null; input: Record<string, unknown> }) => Promise<unknown>,
 ): Promise<JobState> {
   const [row] = await db.sql`
-    update jobs set state = 'running', started_at = now()
+    update jobs set state = 'running', started_at = now(), heartbeat_at = now(), attempts = attempts + 1
     where id = ${jobId}::uuid and state = 'queued'
     returning name, input`;
   if (!row) return 'failed';
+  const stopHeartbeat = startHeartbeat(db.sql, jobId);
   try {
-    const result = await work({ name: row.name, input: row.input ?? {} });
+    const result = await work({ name: row.name, input: row.input ?? {} }).finally(stopHeartbeat);
     await finishJob(db.sql, jobId, 'succeeded', result ?? null, null);
     return 'succeeded';
   } catch (e) {

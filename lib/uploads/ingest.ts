@@ -1,10 +1,12 @@
 import type { Db } from '#lib/db/index.ts';
 import { HttpError } from '#lib/errors.ts';
 import { appendGeodataset, recreateGeodataset } from '#lib/geodatasets/write/write.ts';
+import { startHeartbeat } from '#lib/jobs/heartbeat.ts';
+import { invokeAsync } from '#lib/jobs/invoke.ts';
 import { log } from '#lib/log.ts';
 import { FeatureStream } from './featureStream.ts';
-import { deleteObject, getObjectStream } from './s3.ts';
-import { jobIdOfKey, maxUploadBytes, type UploadInput } from './upload.ts';
+import { deleteObject, getObjectStream, requireBucket } from './s3.ts';
+import { jobIdOfKey, maxUploadBytes, type UploadInput, uploadKey } from './upload.ts';
 
 /**
  * Progress into the job row without ever waiting for it: at most one update in flight, at most one a
@@ -25,7 +27,8 @@ class Progress {
     if (this.inFlight || now - this.last < 1000) return;
     this.last = now;
     this.inFlight = this.db.sql`
-      update jobs set processed = ${processed} where id = ${this.jobId}::uuid and state = 'running'`
+      update jobs set processed = ${processed}, heartbeat_at = now()
+      where id = ${this.jobId}::uuid and state = 'running'`
       .then(
         () => undefined,
         () => undefined,
@@ -64,8 +67,9 @@ export function describeFailure(
  * streams the object through `FeatureStream` into exactly the recreate/append of a request body (same
  * validation, derived columns, field_stats, one transaction), records the outcome and deletes the object.
  *
- * Idempotent under AWS's retries: only an `awaiting_upload` job is claimed (or a `running` one whose
- * previous attempt must be dead: started longer ago than a Lambda can run); a retry of a finished job
+ * Idempotent under AWS's retries: only an `awaiting_upload` job is claimed, a `queued` one (the reaper
+ * re-runs an ingest whose function died, docs/uploads.md#stuck-jobs), or a `running` one whose previous
+ * attempt must be dead (started longer ago than a Lambda can run); a retry of a finished job
  * only removes a left-over object. Returns the job's final state, or 'skipped'.
  */
 export async function ingestUpload(db: Db, bucket: string, key: string): Promise<string> {
@@ -75,9 +79,11 @@ export async function ingestUpload(db: Db, bucket: string, key: string): Promise
     return 'skipped';
   }
   const [row] = await db.sql`
-    update jobs set state = 'running', started_at = now(), processed = 0, total = null, error = null
+    update jobs set state = 'running', started_at = now(), heartbeat_at = now(), attempts = attempts + 1,
+      processed = 0, total = null, error = null
     where id = ${jobId}::uuid and kind = 'upload'
-      and (state = 'awaiting_upload' or (state = 'running' and started_at < now() - interval '16 minutes'))
+      and (state in ('awaiting_upload', 'queued')
+        or (state = 'running' and started_at < now() - interval '16 minutes'))
     returning input`;
   if (!row) {
     const [job] = await db.sql`select state from jobs where id = ${jobId}::uuid`;
@@ -86,6 +92,7 @@ export async function ingestUpload(db: Db, bucket: string, key: string): Promise
   }
   const input = row.input as UploadInput;
   const progress = new Progress(db, jobId);
+  const stopHeartbeat = startHeartbeat(db.sql, jobId);
   let stream: FeatureStream | undefined;
   let body: AsyncIterable<Uint8Array> | undefined;
   try {
@@ -101,6 +108,7 @@ export async function ingestUpload(db: Db, bucket: string, key: string): Promise
     stream = new FeatureStream(body, { maxBytes: max, onProgress: (n) => progress.report(n) });
     const write = input.action === 'append' ? appendGeodataset : recreateGeodataset;
     const result = await write(db, stream, input.options);
+    await stopHeartbeat();
     await progress.flush();
     await db.sql`
       update jobs set state = 'succeeded', result = ${db.sql.json(result as any)},
@@ -111,6 +119,7 @@ export async function ingestUpload(db: Db, bucket: string, key: string): Promise
     (body as { destroy?: () => void } | undefined)?.destroy?.();
     const failure = describeFailure(e, stream);
     if (!(e instanceof HttpError)) log('error', 'upload ingest failed', { jobId, error: failure.message });
+    await stopHeartbeat();
     await progress.flush();
     const { featureIndex, byteOffset } = failure;
     const detail = featureIndex === undefined ? null : { featureIndex, byteOffset: byteOffset ?? null };
@@ -132,4 +141,17 @@ async function removeObject(bucket: string, key: string): Promise<void> {
     // The bucket's lifecycle rule removes what is left (serverless.yml).
     log('warn', 'upload ingest: could not delete the object', { bucket, key, error: (e as Error).message });
   }
+}
+
+/**
+ * Starts the ingest of upload job `jobId` again (the reaper's re-run, docs/uploads.md#stuck-jobs): invokes
+ * the ingest function with the `s3:ObjectCreated` event of the job's object, which a dead attempt left in
+ * place (only a finished ingest deletes it). The job must be `queued`.
+ */
+export async function rerunIngest(jobId: string): Promise<void> {
+  const record = {
+    eventName: 'ObjectCreated:Put',
+    s3: { bucket: { name: requireBucket() }, object: { key: uploadKey(jobId) } },
+  };
+  await invokeAsync('jobIngestUpload', { Records: [record] });
 }

@@ -43,6 +43,8 @@ export default async function setup(project: TestProject) {
     SESSION_TTL_MS: '',
     STATEMENT_TIMEOUT_MS: '30000',
     MISSION_DATA_DIR: missionDataDir,
+    // The one origin allowed to send credentials (tests/api/cors.test.ts).
+    CORS_ORIGINS: 'https://app.allowed.test',
   };
   const [open, local] = await Promise.all([
     startService({ databaseUrl: fresh.url, env: { ...env, AUTH: 'none' } }),

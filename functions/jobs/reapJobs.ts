@@ -1,0 +1,9 @@
+import { getDb } from '#lib/db/index.ts';
+import { reapStaleJobs } from '#lib/jobs/reaper.ts';
+import { rerunIngest } from '#lib/uploads/ingest.ts';
+
+/**
+ * Scheduled (and invokable by hand): fails the jobs whose function died and re-runs a dead upload ingest
+ * (docs/uploads.md#stuck-jobs).
+ */
+export const handler = async () => reapStaleJobs(getDb(), { upload: rerunIngest });

@@ -1,0 +1,122 @@
+'use strict';
+// Local serverless plugin: makes `serverless offline` answer CORS the way the deployed service does
+// (docs/auth.md, "CORS"). It changes nothing in the CloudFormation template.
+//
+// serverless-offline (13.x) adds its own CORS headers to every answer of a REST (`http`) route that has an
+// Origin: it echoes the Origin with `Access-Control-Allow-Credentials: true`, keeping only the headers the
+// Lambda set itself on top. None of its options turns that off (corsAllowOrigin and friends configure
+// hapi's route CORS, which that hook then overrides). On AWS:
+// - an answer carries exactly the CORS headers the Lambda sent (lib/http/middleware/cors.ts): `*` for
+//   everyone, the Origin echoed with credentials only for CORS_ORIGINS;
+// - a preflight OPTIONS is API Gateway's mock of `cors: true`: `Access-Control-Allow-Origin: *`, its default
+//   Allow-Headers, the route's methods, no credentials.
+// This plugin wraps serverless-offline's onPreResponse hook so that local answers are exactly those.
+
+const ALLOW_HEADERS = 'Content-Type,X-Amz-Date,Authorization,X-Api-Key,X-Amz-Security-Token,X-Amz-User-Agent';
+const CORS_HEADERS = [
+  'access-control-allow-origin',
+  'access-control-allow-credentials',
+  'access-control-expose-headers',
+  'access-control-allow-methods',
+  'access-control-allow-headers',
+  'access-control-max-age',
+];
+const METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'HEAD'];
+
+function headersOf(request) {
+  const res = request.response;
+  if (!res) return undefined;
+  return res.isBoom ? res.output.headers : res.headers;
+}
+
+/**
+ * The methods API Gateway's preflight mock names for `path`: those of the most specific resource that
+ * matches it (a route of its own wins over the `{proxy+}` catch-all), OPTIONS first.
+ */
+function methodsOf(server, path, requested) {
+  const matches = [];
+  for (const m of METHODS) {
+    const route = server.match(m.toLowerCase(), path);
+    if (route) matches.push({ m, path: route.path });
+  }
+  if (!matches.length) return null;
+  const specific = matches.filter((x) => !x.path.includes('*}'));
+  const pool = specific.length ? specific : matches;
+  const chosen = (pool.find((x) => x.m === String(requested).toUpperCase()) ?? pool[0]).path;
+  return ['OPTIONS', ...pool.filter((x) => x.path === chosen).map((x) => x.m)].join(',');
+}
+
+/** The headers as API Gateway's `cors: true` preflight mock sends them. */
+function preflightHeaders(headers, methods) {
+  for (const h of CORS_HEADERS) delete headers[h];
+  headers['access-control-allow-origin'] = '*';
+  headers['access-control-allow-headers'] = ALLOW_HEADERS;
+  headers['access-control-allow-methods'] = methods;
+}
+
+const isPreflight = (request) =>
+  request.method === 'options' &&
+  !!request.headers.origin &&
+  !!request.headers['access-control-request-method'];
+
+/** onRequest: answers a preflight before any route (or the catch-all function) runs. */
+function preflight(request, h) {
+  if (!isPreflight(request)) return h.continue;
+  const methods = methodsOf(request.server, request.path, request.headers['access-control-request-method']);
+  if (!methods) return h.continue;
+  const res = h.response().code(200).type('application/json');
+  preflightHeaders(res.headers, methods);
+  request.app.awsPreflight = methods;
+  return res.takeover();
+}
+
+/** Wraps serverless-offline's onPreResponse: afterwards only the Lambda's own CORS headers remain. */
+function wrap(onPreResponse) {
+  return function awsCors(request, h) {
+    const headers = headersOf(request);
+    if (!headers || !request.headers.origin) return onPreResponse.call(this, request, h);
+    const fromLambda = {};
+    for (const k of CORS_HEADERS) if (headers[k] !== undefined) fromLambda[k] = headers[k];
+    const out = onPreResponse.call(this, request, h);
+    if (request.app.awsPreflight) preflightHeaders(headers, request.app.awsPreflight);
+    else {
+      for (const k of CORS_HEADERS) delete headers[k];
+      Object.assign(headers, fromLambda);
+    }
+    return out;
+  };
+}
+
+class OfflineCors {
+  constructor(serverless) {
+    this.hooks = {
+      'before:offline:start:init': () => this.patch(serverless),
+    };
+  }
+
+  patch(serverless) {
+    let hapi;
+    try {
+      hapi = require(require.resolve('@hapi/hapi', { paths: [serverless.config.servicePath] }));
+    } catch {
+      return;
+    }
+    const proto = Object.getPrototypeOf(hapi.server());
+    if (proto.ext.awsCors) return;
+    const { ext, route } = proto;
+    proto.ext = function (events, method, options) {
+      if (events !== 'onPreResponse' || typeof method !== 'function')
+        return ext.call(this, events, method, options);
+      ext.call(this, 'onRequest', preflight);
+      return ext.call(this, events, wrap(method), options);
+    };
+    proto.ext.awsCors = true;
+    // hapi's own route CORS would echo the Origin (or drop the Lambda's `*` when there is none).
+    const noHapiCors = (c) => (c?.options?.cors ? { ...c, options: { ...c.options, cors: false } } : c);
+    proto.route = function (config) {
+      return route.call(this, Array.isArray(config) ? config.map(noHapiCors) : noHapiCors(config));
+    };
+  }
+}
+
+module.exports = OfflineCors;

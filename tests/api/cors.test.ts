@@ -1,0 +1,58 @@
+import { describe, expect, it } from 'vitest';
+import { call } from '../helpers.ts';
+
+// The test services run with CORS_ORIGINS=https://app.allowed.test (tests/setup/global.ts). Local answers
+// must carry the CORS headers the Lambda sends, as on AWS (docs/auth.md, "CORS"), not serverless-offline's
+// echo of any Origin with credentials.
+const ALLOWED = 'https://app.allowed.test';
+const FOREIGN = 'https://evil.example';
+
+describe('CORS under serverless-offline matches the deployed service', () => {
+  it('a foreign Origin gets `*` and never Access-Control-Allow-Credentials', async () => {
+    const ok = await call('GET', '/api/configure/missions', { headers: { origin: FOREIGN } });
+    expect(ok.status).toBe(200);
+    expect(ok.headers.get('access-control-allow-origin')).toBe('*');
+    expect(ok.headers.get('access-control-allow-credentials')).toBeNull();
+    expect(ok.headers.get('access-control-expose-headers')).toBe('ETag, Location');
+    const err = await call('POST', '/api/users/login', { body: '{', headers: { origin: FOREIGN } });
+    expect(err.status).toBe(400);
+    expect(err.headers.get('access-control-allow-origin')).toBe('*');
+    expect(err.headers.get('access-control-allow-credentials')).toBeNull();
+  });
+
+  it('an Origin listed in CORS_ORIGINS is echoed with credentials', async () => {
+    const ok = await call('GET', '/api/configure/missions', { headers: { origin: ALLOWED } });
+    expect(ok.status).toBe(200);
+    expect(ok.headers.get('access-control-allow-origin')).toBe(ALLOWED);
+    expect(ok.headers.get('access-control-allow-credentials')).toBe('true');
+    expect(ok.headers.get('vary')).toMatch(/origin/i);
+    const err = await call('POST', '/api/users/login', { body: '{', headers: { origin: ALLOWED } });
+    expect(err.headers.get('access-control-allow-origin')).toBe(ALLOWED);
+    expect(err.headers.get('access-control-allow-credentials')).toBe('true');
+  });
+
+  it('a preflight OPTIONS is answered like API Gateway’s `cors: true` mock, without credentials', async () => {
+    for (const origin of [FOREIGN, ALLOWED]) {
+      const res = await call('OPTIONS', '/api/users/login', {
+        headers: {
+          origin,
+          'access-control-request-method': 'POST',
+          'access-control-request-headers': 'content-type,x-evil',
+        },
+      });
+      expect(res.status).toBe(200);
+      expect(res.headers.get('access-control-allow-origin')).toBe('*');
+      expect(res.headers.get('access-control-allow-credentials')).toBeNull();
+      expect(res.headers.get('access-control-allow-methods')).toBe('OPTIONS,POST');
+      expect(res.headers.get('access-control-allow-headers')).toBe(
+        'Content-Type,X-Amz-Date,Authorization,X-Api-Key,X-Amz-Security-Token,X-Amz-User-Agent',
+      );
+    }
+  });
+
+  it('a request without Origin gets `*` and no credentials', async () => {
+    const res = await call('GET', '/api/configure/missions');
+    expect(res.headers.get('access-control-allow-origin')).toBe('*');
+    expect(res.headers.get('access-control-allow-credentials')).toBeNull();
+  });
+});
