@@ -1,9 +1,8 @@
-import { execFile } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { packageService } from '../fixtures/packageService.ts';
 
 /**
  * The two deployments of docs/deploying.md, packaged with `--param` as the README says: the Data API mode
@@ -11,7 +10,6 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
  * the stage throttle, the job concurrency and the migration custom resource, and no secret value.
  */
 
-const run = promisify(execFile);
 const CLUSTER = 'arn:aws:rds:us-east-1:123456789012:cluster:mmgis';
 const SECRET = 'arn:aws:secretsmanager:us-east-1:123456789012:secret:mmgis-db-AbCdEf';
 const SECRET_VALUE = 'super-secret-password-never-in-templates';
@@ -33,39 +31,17 @@ const dir = mkdtempSync(join(tmpdir(), 'sls-db-modes-'));
 const templates: Record<string, any> = {};
 
 beforeAll(async () => {
-  // One at a time: two `serverless package` runs in one service folder trip over each other.
   for (const [mode, params] of Object.entries(modes)) {
-    {
-      const out = join(dir, mode);
-      await run(
-        process.execPath,
-        [
-          'node_modules/serverless/bin/serverless.js',
-          'package',
-          '--package',
-          out,
-          ...params.map((p) => `--param=${p}`),
-        ],
-        {
-          env: {
-            ...process.env,
-            // A password in the environment of whoever deploys must not end up in the template.
-            PGPASSWORD: SECRET_VALUE,
-            DATABASE_URL: '',
-            DB_DRIVER: '',
-            AWS_ACCESS_KEY_ID: 'x',
-            AWS_SECRET_ACCESS_KEY: 'x',
-            SLS_TELEMETRY_DISABLED: '1',
-            SLS_NOTIFICATIONS_MODE: 'off',
-          },
-        },
-      );
-      const text = readFileSync(join(out, 'cloudformation-template-update-stack.json'), 'utf8');
-      expect(text).not.toContain(SECRET_VALUE);
-      templates[mode] = JSON.parse(text);
-    }
+    // A password in the environment of whoever deploys must not end up in the template.
+    const text = await packageService(join(dir, mode), params, {
+      PGPASSWORD: SECRET_VALUE,
+      DATABASE_URL: '',
+      DB_DRIVER: '',
+    });
+    expect(text).not.toContain(SECRET_VALUE);
+    templates[mode] = JSON.parse(text);
   }
-}, 400_000);
+}, 600_000);
 
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 

@@ -1,8 +1,8 @@
-import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { packageService } from '../fixtures/packageService.ts';
 
 function handlerFiles(dir: string): string[] {
   return readdirSync(dir).flatMap((name) => {
@@ -14,20 +14,10 @@ function handlerFiles(dir: string): string[] {
 let out: string;
 let template: any;
 
-beforeAll(() => {
+beforeAll(async () => {
   out = mkdtempSync(join(tmpdir(), 'sls-package-'));
-  execFileSync(process.execPath, ['node_modules/serverless/bin/serverless.js', 'package', '--package', out], {
-    env: {
-      ...process.env,
-      AWS_ACCESS_KEY_ID: 'x',
-      AWS_SECRET_ACCESS_KEY: 'x',
-      SLS_TELEMETRY_DISABLED: '1',
-      SLS_NOTIFICATIONS_MODE: 'off',
-    },
-    stdio: 'pipe',
-  });
-  template = JSON.parse(readFileSync(join(out, 'cloudformation-template-update-stack.json'), 'utf8'));
-}, 300_000);
+  template = JSON.parse(await packageService(out));
+}, 600_000);
 
 afterAll(() => rmSync(out, { recursive: true, force: true }));
 
