@@ -13,11 +13,11 @@ export const WINDOW_MINUTES = 15;
 export async function loginRetryAfter(sql: Queryable, username: string, source: string): Promise<number> {
   const [row] = await sql`
     select count(*)::int as n,
-      ceil(extract(epoch from (min(at) + make_interval(mins => ${WINDOW_MINUTES}) - now())))::int as retry
+      ceil(extract(epoch from (min(at) + make_interval(mins => ${WINDOW_MINUTES}::int) - now())))::int as retry
     from (
       select at from login_failures
       where username = ${username} and source = ${source}
-        and at > now() - make_interval(mins => ${WINDOW_MINUTES})
+        and at > now() - make_interval(mins => ${WINDOW_MINUTES}::int)
       order by at desc
       limit ${MAX_FAILURES}
     ) recent`;
@@ -26,7 +26,7 @@ export async function loginRetryAfter(sql: Queryable, username: string, source: 
 
 export async function recordLoginFailure(sql: Queryable, username: string, source: string): Promise<void> {
   await sql`insert into login_failures (username, source) values (${username}, ${source})`;
-  await sql`delete from login_failures where at < now() - make_interval(mins => ${WINDOW_MINUTES})`;
+  await sql`delete from login_failures where at < now() - make_interval(mins => ${WINDOW_MINUTES}::int)`;
 }
 
 export async function clearLoginFailures(sql: Queryable, username: string, source: string): Promise<void> {

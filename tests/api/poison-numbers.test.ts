@@ -108,7 +108,7 @@ describe('poison numbers are skipped, never an error', () => {
     }
     const b = (await findDataset(db.sql, broken))!;
     await db.sql.unsafe(`drop table ${b.table}`);
-    await db.sql`update geodatasets set field_stats = null where name in ${db.sql([broken, later, name])}`;
+    await db.sql`update geodatasets set field_stats = null where name in (${broken}, ${later}, ${name})`;
     const done = await recomputeMissingStats(db);
     expect(done.failed).toContain(broken);
     expect(done.recomputed).toEqual(expect.arrayContaining([name, later]));

@@ -338,7 +338,7 @@ describe('healthcheck', () => {
       expect(res.body).toEqual({
         status: 'success',
         message: 'Alive and well',
-        database: { driver: 'postgres', ok: true },
+        database: { driver: process.env.DB_DRIVER === 'data-api' ? 'data-api' : 'postgres', ok: true },
       });
     }
   });
