@@ -1,5 +1,6 @@
 import postgres from 'postgres';
 import { createDataApiDb, dataApiConfigFromEnv } from './dataApi/index.ts';
+import { insertRows } from './insertRows.ts';
 import { secretConnection } from './secretConnection.ts';
 
 export type Sql = postgres.Sql<Record<string, unknown>>;
@@ -72,8 +73,6 @@ function envNumber(name: string, fallback: number): number {
   return Number.isFinite(n) && n > 0 ? n : fallback;
 }
 
-const identifier = /^[a-z_][a-z0-9_]*$/;
-
 export function createDb(options: DbOptions = {}): Db {
   const driver = options.driver ?? (options.url ? 'postgres' : dbDriverName());
   if (driver === 'data-api') return createDataApiDb(dataApiConfigFromEnv(), probe);
@@ -104,16 +103,7 @@ export function createDb(options: DbOptions = {}): Db {
   return {
     sql,
     transaction: <T>(fn: (tx: TxSql) => Promise<T>) => sql.begin(fn as any) as Promise<T>,
-    async insertRows(q, table, columns, rows, select = {}) {
-      if (rows.length === 0) return 0;
-      const names = Object.keys(columns);
-      for (const n of [table, ...names]) if (!identifier.test(n)) throw new Error(`bad identifier ${n}`);
-      const defs = names.map((n) => `${n} ${columns[n]}`).join(', ');
-      const exprs = names.map((n) => select[n] ?? n).join(', ');
-      const text = `insert into ${table} (${names.join(', ')}) select ${exprs} from json_to_recordset($1::json) as r(${defs})`;
-      const res = await q.unsafe(text, [rows as any]);
-      return res.count;
-    },
+    insertRows,
     capabilities() {
       caps ??= probe(sql, embedded).catch((e) => {
         caps = undefined;

@@ -1,11 +1,10 @@
-import type { Capabilities, Db, Queryable, Sql, TxSql } from '../index.ts';
+import type { Capabilities, Db, Sql, TxSql } from '../index.ts';
+import { insertRows } from '../insertRows.ts';
 import { DataApiClient, type DataApiConfig } from './client.ts';
 import type { Compiled } from './compile.ts';
 import { type DataApiSql, makeSql, runStatement } from './sql.ts';
 
 export { DataApiClient, type DataApiConfig, DataApiError } from './client.ts';
-
-const identifier = /^[a-z_][a-z0-9_]*$/;
 
 /** The Data API target from the environment: `DB_CLUSTER_ARN`, `DB_SECRET_ARN`, `DB_NAME`, `DATA_API_ENDPOINT`. */
 export function dataApiConfigFromEnv(env = process.env): DataApiConfig {
@@ -63,22 +62,7 @@ export function createDataApiDb(
     api,
     sql,
     transaction: <T>(fn: (tx: TxSql) => Promise<T>) => begin(fn as unknown as (tx: DataApiSql) => Promise<T>),
-    async insertRows(
-      q: Queryable,
-      table: string,
-      columns: Record<string, string>,
-      rows: Record<string, unknown>[],
-      select: Record<string, string> = {},
-    ) {
-      if (rows.length === 0) return 0;
-      const names = Object.keys(columns);
-      for (const n of [table, ...names]) if (!identifier.test(n)) throw new Error(`bad identifier ${n}`);
-      const defs = names.map((n) => `${n} ${columns[n]}`).join(', ');
-      const exprs = names.map((n) => select[n] ?? n).join(', ');
-      const text = `insert into ${table} (${names.join(', ')}) select ${exprs} from json_to_recordset($1::json) as r(${defs})`;
-      const res = await q.unsafe(text, [rows as never]);
-      return res.count;
-    },
+    insertRows,
     capabilities() {
       caps ??= probe(sql).catch((e) => {
         caps = undefined;
