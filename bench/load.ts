@@ -8,10 +8,11 @@
  *   - configure `get`; an append of 1,000 features every 3 s; an `addLayer` every 10 s.
  * Then prints per route requests, throughput, p50/p95/p99 and errors by status, the peak database
  * connections and service RSS, whether every appended feature reads back, and the z12 tile throughput at
- * 8 clients through the service against the same tile SQL alone at 8 clients.
+ * 8 clients through the service against the same tile SQL alone at 8 clients, for three tiles: the
+ * densest, a typical one (≤ 64 KB) and a light one (≤ 8 KB).
  */
 import { createDb, type Db } from '../lib/db/index.ts';
-import { requireDataset } from '../lib/geodatasets/catalog.ts';
+import { type Geodataset, requireDataset } from '../lib/geodatasets/catalog.ts';
 import { recreateGeodataset } from '../lib/geodatasets/write/write.ts';
 import { CLUSTER, featureCollectionText, points, random } from './data.ts';
 import { groupRss, peakSampler, RouteStats, table, timedFetch } from './loadMetrics.ts';
@@ -169,9 +170,44 @@ async function rate(clients: number, seconds: number, one: () => Promise<unknown
   return n / ((performance.now() - t0) / 1000);
 }
 
-async function z12Ratio(t: Target, seconds: number) {
-  const z12 = tileAt(CLUSTER.lon, CLUSTER.lat, 12);
-  const params = { type: 'mvt', z: String(z12.z), x: String(z12.x), y: String(z12.y) };
+/**
+ * The z12 tiles of the ratio: the densest (the cluster's center tile), then going east from the center in
+ * 0.05° steps, the first tile of at most 64 KB (a typical map tile) and the first of at most 8 KB (a light
+ * one, where the per-request cost of the service shows most).
+ */
+async function z12Tiles(db: Db, ds: Geodataset) {
+  const out = [{ label: 'densest', tile: tileAt(CLUSTER.lon, CLUSTER.lat, 12) }];
+  const wanted = [
+    { label: 'typical (≤ 64 KB)', max: 64 * 1024 },
+    { label: 'light (≤ 8 KB)', max: 8 * 1024 },
+  ];
+  for (let d = 0.05; d < 3 && wanted.length > 0; d += 0.05) {
+    const tile = tileAt(CLUSTER.lon + d, CLUSTER.lat, 12);
+    const bytes = (await tileSql(tileParams(tile))(db, ds)).tile.length;
+    while (wanted.length > 0 && bytes > 0 && bytes <= wanted[0].max) {
+      out.push({ label: wanted[0].label, tile });
+      wanted.shift();
+    }
+  }
+  return out;
+}
+
+const tileParams = (t: { z: number; x: number; y: number }) => ({
+  type: 'mvt',
+  z: String(t.z),
+  x: String(t.x),
+  y: String(t.y),
+});
+
+/** One tile at 8 clients: through the service, then the same SQL alone. */
+async function tileRate(
+  t: Target,
+  db: Db,
+  ds: Geodataset,
+  tile: { z: number; x: number; y: number },
+  seconds: number,
+) {
+  const params = tileParams(tile);
   const url = `${t.svc.url}/api/geodatasets/get?${new URLSearchParams({ layer: LAYER, ...params })}`;
   let bytes = 0;
   const failed: number[] = [];
@@ -181,11 +217,19 @@ async function z12Ratio(t: Target, seconds: number) {
     if (res.status === 200) bytes = n;
     else failed.push(res.status);
   });
+  const sqlAlone = await rate(8, seconds, () => tileSql(params)(db, ds));
+  return { tile, service, sqlAlone, bytes, failed };
+}
+
+async function z12Ratio(t: Target, seconds: number) {
   const db = createDb({ url: t.svc.databaseUrl, max: 8 });
   try {
     const ds = await requireDataset(db.sql, LAYER);
-    const sqlAlone = await rate(8, seconds, () => tileSql(params)(db, ds));
-    return { service, sqlAlone, bytes, failed };
+    const out = [];
+    for (const { label, tile } of await z12Tiles(db, ds)) {
+      out.push({ label, ...(await tileRate(t, db, ds, tile, seconds)) });
+    }
+    return out;
   } finally {
     await db.end();
   }
@@ -232,8 +276,12 @@ async function run(t: Target, seconds: number, count: number) {
 - appended batches: ${appended.length} × 1,000 features; lost (not readable at the end): ${lost} (target 0)
 - peak database connections (sampled every 250 ms): ${peakConnections} (target ≤ 30 on the server)
 - service peak RSS (serverless-offline process group): ${(peakRss / 1048576).toFixed(0)} MB
-- error lines in the service log: ${errorLines.length}
-- z12 tile (${z12.bytes} bytes) at 8 clients: ${z12.service.toFixed(1)} tiles/s through the service, ${z12.sqlAlone.toFixed(1)} tiles/s SQL alone, ratio ${(z12.service / z12.sqlAlone).toFixed(2)}; non-200 answers: ${z12.failed.length ? z12.failed.join(', ') : 'none'} (target ≥ 350 tiles/s on the server, about 0.4 of SQL alone)`);
+- error lines in the service log: ${errorLines.length}`);
+  for (const r of z12) {
+    console.log(
+      `- z12 ${r.label} tile ${r.tile.z}/${r.tile.x}/${r.tile.y} (${r.bytes} bytes) at 8 clients: ${r.service.toFixed(1)} tiles/s through the service, ${r.sqlAlone.toFixed(1)} tiles/s SQL alone, ratio ${(r.service / r.sqlAlone).toFixed(2)}; non-200 answers: ${r.failed.length ? r.failed.join(', ') : 'none'} (target ≥ 350 tiles/s on the server, about 0.4 of SQL alone)`,
+    );
+  }
 }
 
 async function main() {
