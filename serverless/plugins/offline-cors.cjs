@@ -9,8 +9,11 @@
 // - an answer carries exactly the CORS headers the Lambda sent (lib/http/middleware/cors.ts): `*` for
 //   everyone, the Origin echoed with credentials only for CORS_ORIGINS;
 // - a preflight OPTIONS is API Gateway's mock of `cors: true`: `Access-Control-Allow-Origin: *`, its default
-//   Allow-Headers, the route's methods, no credentials.
+//   Allow-Headers, the route's methods, no credentials; for an Origin listed in CORS_ORIGINS the origin
+//   echoed with `Access-Control-Allow-Credentials: true` and `Vary: Origin` (serverless/plugins/cors-origins.cjs).
 // This plugin wraps serverless-offline's onPreResponse hook so that local answers are exactly those.
+
+const { allowedOrigins } = require('./corsOrigins.cjs');
 
 const ALLOW_HEADERS = 'Content-Type,X-Amz-Date,Authorization,X-Api-Key,X-Amz-Security-Token,X-Amz-User-Agent';
 const CORS_HEADERS = [
@@ -46,12 +49,17 @@ function methodsOf(server, path, requested) {
   return ['OPTIONS', ...pool.filter((x) => x.path === chosen).map((x) => x.m)].join(',');
 }
 
-/** The headers as API Gateway's `cors: true` preflight mock sends them. */
-function preflightHeaders(headers, methods) {
+/** The headers as API Gateway's preflight mock sends them (`preflight` holds the methods and the origin). */
+function preflightHeaders(headers, preflight) {
   for (const h of CORS_HEADERS) delete headers[h];
   headers['access-control-allow-origin'] = '*';
   headers['access-control-allow-headers'] = ALLOW_HEADERS;
-  headers['access-control-allow-methods'] = methods;
+  headers['access-control-allow-methods'] = preflight.methods;
+  if (preflight.credentials) {
+    headers['access-control-allow-origin'] = preflight.origin;
+    headers['access-control-allow-credentials'] = 'true';
+    headers.vary = 'Origin';
+  }
 }
 
 const isPreflight = (request) =>
@@ -60,13 +68,15 @@ const isPreflight = (request) =>
   !!request.headers['access-control-request-method'];
 
 /** onRequest: answers a preflight before any route (or the catch-all function) runs. */
-function preflight(request, h) {
+function preflight(request, h, origins) {
   if (!isPreflight(request)) return h.continue;
   const methods = methodsOf(request.server, request.path, request.headers['access-control-request-method']);
   if (!methods) return h.continue;
+  const { origin } = request.headers;
+  const answer = { methods, origin, credentials: origins.includes(origin) };
   const res = h.response().code(200).type('application/json');
-  preflightHeaders(res.headers, methods);
-  request.app.awsPreflight = methods;
+  preflightHeaders(res.headers, answer);
+  request.app.awsPreflight = answer;
   return res.takeover();
 }
 
@@ -101,13 +111,14 @@ class OfflineCors {
     } catch {
       return;
     }
+    const origins = allowedOrigins(serverless.service.provider?.environment?.CORS_ORIGINS);
     const proto = Object.getPrototypeOf(hapi.server());
     if (proto.ext.awsCors) return;
     const { ext, route } = proto;
     proto.ext = function (events, method, options) {
       if (events !== 'onPreResponse' || typeof method !== 'function')
         return ext.call(this, events, method, options);
-      ext.call(this, 'onRequest', preflight);
+      ext.call(this, 'onRequest', (request, h) => preflight(request, h, origins));
       return ext.call(this, events, wrap(method), options);
     };
     proto.ext.awsCors = true;

@@ -31,23 +31,37 @@ describe('CORS under serverless-offline matches the deployed service', () => {
     expect(err.headers.get('access-control-allow-credentials')).toBe('true');
   });
 
-  it('a preflight OPTIONS is answered like API Gateway’s `cors: true` mock, without credentials', async () => {
-    for (const origin of [FOREIGN, ALLOWED]) {
-      const res = await call('OPTIONS', '/api/users/login', {
-        headers: {
-          origin,
-          'access-control-request-method': 'POST',
-          'access-control-request-headers': 'content-type,x-evil',
-        },
-      });
-      expect(res.status).toBe(200);
-      expect(res.headers.get('access-control-allow-origin')).toBe('*');
-      expect(res.headers.get('access-control-allow-credentials')).toBeNull();
-      expect(res.headers.get('access-control-allow-methods')).toBe('OPTIONS,POST');
-      expect(res.headers.get('access-control-allow-headers')).toBe(
-        'Content-Type,X-Amz-Date,Authorization,X-Api-Key,X-Amz-Security-Token,X-Amz-User-Agent',
-      );
-    }
+  const preflight = (origin: string) =>
+    call('OPTIONS', '/api/users/login', {
+      headers: {
+        origin,
+        'access-control-request-method': 'POST',
+        'access-control-request-headers': 'content-type,x-evil',
+      },
+    });
+
+  it('a preflight OPTIONS from another origin is answered like API Gateway’s `cors: true` mock', async () => {
+    const res = await preflight(FOREIGN);
+    expect(res.status).toBe(200);
+    expect(res.headers.get('access-control-allow-origin')).toBe('*');
+    expect(res.headers.get('access-control-allow-credentials')).toBeNull();
+    expect(res.headers.get('access-control-allow-methods')).toBe('OPTIONS,POST');
+    expect(res.headers.get('access-control-allow-headers')).toBe(
+      'Content-Type,X-Amz-Date,Authorization,X-Api-Key,X-Amz-Security-Token,X-Amz-User-Agent',
+    );
+  });
+
+  it('a preflight from a CORS_ORIGINS origin allows credentials (a JSON POST with its cookie)', async () => {
+    const res = await preflight(ALLOWED);
+    expect(res.status).toBe(200);
+    expect(res.headers.get('access-control-allow-origin')).toBe(ALLOWED);
+    expect(res.headers.get('access-control-allow-credentials')).toBe('true');
+    expect(res.headers.get('vary')).toMatch(/origin/i);
+    expect(res.headers.get('access-control-allow-methods')).toBe('OPTIONS,POST');
+    // A prefix or suffix of an allowed origin is another origin.
+    const near = await preflight(`${ALLOWED}.evil.example`);
+    expect(near.headers.get('access-control-allow-origin')).toBe('*');
+    expect(near.headers.get('access-control-allow-credentials')).toBeNull();
   });
 
   it('a request without Origin gets `*` and no credentials', async () => {

@@ -11,12 +11,13 @@ function handlerFiles(dir: string): string[] {
   });
 }
 
+const ALLOWED = ['https://app.allowed.test', 'http://localhost:5173'];
 let out: string;
 let template: any;
 
 beforeAll(async () => {
   out = mkdtempSync(join(tmpdir(), 'sls-package-'));
-  template = JSON.parse(await packageService(out));
+  template = JSON.parse(await packageService(out, [], { CORS_ORIGINS: ALLOWED.join(',') }));
 }, 600_000);
 
 afterAll(() => rmSync(out, { recursive: true, force: true }));
@@ -55,5 +56,23 @@ describe('serverless package (CloudFormation template)', () => {
     // Job and schedule functions (functions/jobs/: migrate, async jobs) have no HTTP route either.
     const jobs = lambdas().filter((fn) => fn.Properties.Handler.startsWith('dist/functions/jobs/'));
     expect(methods.length).toBeGreaterThanOrEqual(lambdas().length - jobs.length - wsRoutes.length);
+  });
+
+  it('answers preflights from CORS_ORIGINS with credentials, everyone else with `*` (docs/auth.md)', () => {
+    const options = Object.values(template.Resources as Record<string, any>).filter(
+      (r) => r.Type === 'AWS::ApiGateway::Method' && r.Properties.HttpMethod === 'OPTIONS',
+    );
+    expect(options.length).toBeGreaterThan(10);
+    for (const m of options) {
+      const [response] = m.Properties.Integration.IntegrationResponses;
+      expect(response.ResponseParameters['method.response.header.Access-Control-Allow-Origin']).toBe("'*'");
+      const vtl: string = response.ResponseTemplates['application/json'];
+      for (const o of ALLOWED) expect(vtl).toContain(`$origin == "${o}"`);
+      expect(vtl).toContain('$context.responseOverride.header.Access-Control-Allow-Credentials = "true"');
+      expect(vtl).toContain('$context.responseOverride.header.Access-Control-Allow-Origin = $origin');
+      const declared = m.Properties.MethodResponses[0].ResponseParameters;
+      expect(declared['method.response.header.Access-Control-Allow-Credentials']).toBe(true);
+      expect(declared['method.response.header.Vary']).toBe(true);
+    }
   });
 });
