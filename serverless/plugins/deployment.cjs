@@ -7,6 +7,8 @@
 //   entries keep the limit).
 // - Job functions (handlers under dist/functions/jobs/, except the migration) get ReservedConcurrentExecutions,
 //   so a burst of jobs cannot take the account's concurrency (or the database's connections) from the API.
+// - API Gateway's own answers (throttled, function not invocable, other gateway errors) get the service's
+//   JSON shape, CORS and Retry-After (serverless/plugins/gatewayResponses.cjs).
 // - The migration function runs once per deploy: a custom resource `MigrateOnDeploy` whose `Deployment`
 //   property changes on every package, so CloudFormation invokes it on each stack update
 //   (functions/jobs/migrate.ts answers the custom-resource protocol).
@@ -17,6 +19,7 @@
 const { createHash } = require('node:crypto');
 const { readdirSync, readFileSync } = require('node:fs');
 const { join } = require('node:path');
+const { gatewayResponses } = require('./gatewayResponses.cjs');
 
 function migrationsHash(dir) {
   const h = createHash('sha256');
@@ -60,6 +63,11 @@ class DeploymentPlugin {
         m.ThrottlingRateLimit ??= rate;
         m.ThrottlingBurstLimit ??= burst;
       }
+    }
+
+    if (resources.ApiGatewayRestApi) {
+      for (const [id, r] of Object.entries(gatewayResponses({ Ref: 'ApiGatewayRestApi' })))
+        resources[id] ??= r;
     }
 
     let migrateId;

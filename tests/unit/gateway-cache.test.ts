@@ -137,7 +137,8 @@ describe('packaged template: REST API stage cache on the tile route', () => {
 
   it('reserves concurrency for the expensive anonymous reads', () => {
     const r = template.Resources;
-    expect(r.GeodatasetsGetLambdaFunction.Properties.ReservedConcurrentExecutions).toBe(20);
+    // Room for several map views' tile bursts at once (docs/geodatasets-read.md, "Limits against floods").
+    expect(r.GeodatasetsGetLambdaFunction.Properties.ReservedConcurrentExecutions).toBe(100);
     expect(r.GeodatasetsAggregationsLambdaFunction.Properties.ReservedConcurrentExecutions).toBe(5);
     expect(r.GeodatasetsBulkAggregationsLambdaFunction.Properties.ReservedConcurrentExecutions).toBe(5);
   });

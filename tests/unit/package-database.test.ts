@@ -122,6 +122,27 @@ describe('deployment templates', () => {
         if (fn.Properties.Handler === 'dist/functions/jobs/migrate.handler') continue;
         expect(fn.Properties.ReservedConcurrentExecutions).toBe(4);
       }
+      // The gateway's own answers in the service's JSON shape, readable cross-origin; a function at its
+      // reserved concurrency is a 503 with Retry-After, not a bare 500.
+      const responses = Object.values(t.Resources as Record<string, any>).filter(
+        (r) => r.Type === 'AWS::ApiGateway::GatewayResponse',
+      );
+      const byType = Object.fromEntries(responses.map((r) => [r.Properties.ResponseType, r.Properties]));
+      expect(Object.keys(byType).sort()).toEqual([
+        'DEFAULT_4XX',
+        'DEFAULT_5XX',
+        'INTEGRATION_FAILURE',
+        'THROTTLED',
+      ]);
+      expect(byType.INTEGRATION_FAILURE.StatusCode).toBe('503');
+      expect(byType.INTEGRATION_FAILURE.ResponseParameters['gatewayresponse.header.Retry-After']).toBe("'2'");
+      expect(byType.THROTTLED.StatusCode).toBe('429');
+      for (const { Properties: r } of responses) {
+        expect(r.RestApiId).toEqual({ Ref: 'ApiGatewayRestApi' });
+        expect(r.ResponseParameters['gatewayresponse.header.Access-Control-Allow-Origin']).toBe("'*'");
+        const body = r.ResponseTemplates['application/json'].replace('$context.error.messageString', '"m"');
+        expect(JSON.parse(body)).toMatchObject({ status: 'failure' });
+      }
       const m = t.Resources.MigrateOnDeploy;
       expect(m.Type).toBe('Custom::Migrate');
       expect(m.Properties.ServiceToken['Fn::GetAtt'][0]).toBe('MigrateLambdaFunction');
