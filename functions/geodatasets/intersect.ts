@@ -2,7 +2,7 @@ import { requireDataset } from '#lib/geodatasets/catalog.ts';
 import { parseReadFilters } from '#lib/geodatasets/read/filters.ts';
 import { parseIntersectGeometry, readIntersect } from '#lib/geodatasets/read/intersect.ts';
 import { endpoint } from '#lib/http/endpoint.ts';
-import { rawJson } from '#lib/http/response.ts';
+import { streamedJson } from '#lib/http/largeResponse.ts';
 
 const body = {
   type: 'object',
@@ -25,5 +25,5 @@ export const handler = endpoint({ auth: 'viewer', schema: { body } }, async ({ b
   const { layer, intersect: _, ...rest } = body;
   const filters = parseReadFilters(rest);
   const ds = await requireDataset(db.sql, layer);
-  return rawJson(200, await readIntersect(db.sql, ds, filters, geometry));
+  return streamedJson(readIntersect(db.sql, ds, filters, geometry));
 });

@@ -1,7 +1,7 @@
 import { requireDataset } from '#lib/geodatasets/catalog.ts';
 import { readSearch } from '#lib/geodatasets/read/search.ts';
 import { endpoint } from '#lib/http/endpoint.ts';
-import { rawJson } from '#lib/http/response.ts';
+import { streamedJson } from '#lib/http/largeResponse.ts';
 
 const body = {
   type: 'object',
@@ -25,5 +25,5 @@ const body = {
  */
 export const handler = endpoint({ auth: 'viewer', schema: { body } }, async ({ body, db }) => {
   const ds = await requireDataset(db.sql, body.layer);
-  return rawJson(200, await readSearch(db.sql, ds, body));
+  return streamedJson(readSearch(db.sql, ds, body));
 });
