@@ -4,6 +4,7 @@ import { parseReadFilters, resolveReadFilters } from '#lib/geodatasets/read/filt
 import { parseGeojsonOptions, streamFeatureCollection } from '#lib/geodatasets/read/geojson.ts';
 import { endpoint } from '#lib/http/endpoint.ts';
 import { streamedJson } from '#lib/http/largeResponse.ts';
+import { featureCollection, oversizedAnswer } from '#lib/http/openapi/describe.ts';
 import { tileResponse } from '#lib/http/tileResponse.ts';
 
 const query = {
@@ -24,7 +25,17 @@ const path = { type: 'object', properties: { layer: { type: 'string' } } } as co
  * body): GeoJSON text built by the database, streamed (inline, or 303 to S3 above the inline limit), or a
  * vector tile (`type=mvt`).
  */
-export const handler = endpoint({ auth: 'viewer', schema: { query, path } }, async (input) => {
+const responses = {
+  200: {
+    description:
+      'The GeoJSON FeatureCollection (type=geojson, the default), or a vector tile (type=mvt, ' +
+      'application/vnd.mapbox-vector-tile).',
+    schema: featureCollection,
+  },
+  303: oversizedAnswer,
+};
+
+export const handler = endpoint({ auth: 'viewer', schema: { query, path }, responses }, async (input) => {
   const { db, event, headers } = input;
   const body = event.httpMethod === 'POST' && input.body && typeof input.body === 'object' ? input.body : {};
   const params: Record<string, any> = { ...(body as Record<string, unknown>), ...input.query };
