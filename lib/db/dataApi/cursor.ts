@@ -18,8 +18,8 @@ let counter = 0;
  * Each row is serialized as JSON bytes (`to_jsonb`) and cut into chunks of half the row limit, so no
  * returned row is over the 64 KB limit; `n` follows the widest chunk of the previous page to stay under
  * 70 % of the 1 MiB response limit, and a page refused for size anyway is read again smaller (`MOVE
- * ABSOLUTE` back, `n / 4`). Rows come back decoded with their column types, at least `rows` per batch
- * (the rest at the end): the database and the function each hold about one page.
+ * ABSOLUTE` back, `n / 4`). Rows come back decoded with their column types, `rows` per batch (the rest
+ * at the end), as postgres.js gives them: the database and the function each hold about one page.
  */
 export async function* fetchInBatches(
   run: Run,
@@ -44,7 +44,7 @@ export async function* fetchInBatches(
     values: q.values,
   });
   let parts: Buffer[] = [];
-  let out: Row[] = [];
+  const out: Row[] = [];
   const finish = () => {
     if (parts.length === 0) return;
     const obj = JSON.parse(Buffer.concat(parts).toString('utf8')) as Row;
@@ -75,15 +75,12 @@ export async function* fetchInBatches(
       }
       position += page.rows.length;
       if (page.rows.length < n) break;
-      if (out.length >= rows) {
-        yield out;
-        out = [];
-      }
+      while (out.length >= rows) yield out.splice(0, rows);
       // base64 adds a third; 100 bytes of record framing per row.
       n = Math.min(MAX_FETCH, Math.max(1, Math.floor(budget / ((widest * 4) / 3 + 100))));
     }
     finish();
-    if (out.length) yield out;
+    while (out.length) yield out.splice(0, rows);
   } finally {
     await run({ text: `close ${name}`, values: [] }).catch(() => {});
   }
