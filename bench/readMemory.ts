@@ -9,7 +9,9 @@
  * Lambda workers are threads of it; the S3 stand-in runs in it too) and the peak private memory
  * (`RssAnon`, and `VmRSS` which also counts the shared buffers it touched) of the database backends of
  * the service (`application_name = 'mmgis-serverless'`), each sampled every 100 ms, next to their values
- * before the request.
+ * before the request. Then the function alone: the same request to the `get` handler invoked in-process
+ * in a fresh process (bench/read.ts's child mode, warm), writing to the service's S3 stand-in, its time
+ * and sampled peak RSS.
  *
  * `--before=DIR` also measures the service built in DIR (a checkout of an earlier commit with its
  * `node_modules` and `node scripts/build.mjs` done) on the same data: the before/after of a change.
@@ -21,13 +23,15 @@ import postgres from 'postgres';
 import { createDb } from '../lib/db/index.ts';
 import { appendGeodataset, recreateGeodataset } from '../lib/geodatasets/write/write.ts';
 import { prepareDatabase, startService } from '../scripts/devServer.ts';
+import { runChild } from './child.ts';
 import { points } from './data.ts';
 import { groupRss, peakSampler } from './loadMetrics.ts';
 
 const arg = (name: string, fallback: string) =>
   process.argv.find((a) => a.startsWith(`--${name}=`))?.split('=')[1] ?? fallback;
 
-const LAYER = 'bench_read_memory';
+/** bench/read.ts's layer: its child mode (the handler in-process) is reused here, for both builds. */
+const LAYER = 'bench_read_points';
 const MB = 1048576;
 
 /** Points `from` .. `to` - 1 of the seeded set, one at a time (the loader never holds them all). */
@@ -59,6 +63,9 @@ interface Measure {
   anonBefore: number;
   anonPeak: number;
   rssPeak: number;
+  /** The handler invoked in-process in a process of its own (bench/read.ts's child): time, peak RSS. */
+  handlerS: number;
+  handlerPeakMB: number;
 }
 
 async function measure(
@@ -115,6 +122,19 @@ async function measure(
     const [groupPeak, anonPeak, rssPeak] = await Promise.all([group.stop(), anon.stop(), rss.stop()]);
     if (res.status !== 200 && res.status !== 303)
       throw new Error(`get: ${res.status} ${first.slice(0, 300)}`);
+    // The function alone: the same request to the handler in a fresh process, writing to the service's
+    // S3 stand-in (the bucket named in the 303), without serverless-offline around it.
+    const bucket = res.status === 303 ? new URL(JSON.parse(first).url).pathname.split('/')[1] : '';
+    const handler = await runChild<{ ms: number; maxRssMB: number }>(
+      `${root}/dist/bench/read.js`,
+      [JSON.stringify({ params: { type: 'geojson' } })],
+      {
+        DATABASE_URL: databaseUrl,
+        STATEMENT_TIMEOUT_MS: '600000',
+        ...(bucket ? { S3_ENDPOINT: svc.s3Endpoint, UPLOAD_BUCKET: bucket } : {}),
+      },
+      `${build} handler`,
+    );
     return {
       build,
       points: n,
@@ -127,6 +147,8 @@ async function measure(
       anonBefore,
       anonPeak,
       rssPeak,
+      handlerS: handler.ms / 1000,
+      handlerPeakMB: handler.maxRssMB,
     };
   } finally {
     await svc.stop();
@@ -135,7 +157,7 @@ async function measure(
 
 function row(m: Measure): string {
   const mb = (x: number) => (x / MB).toFixed(0);
-  return `| ${m.build} | ${m.points.toLocaleString('en-US')} | ${m.status} | ${(m.bytes / MB).toFixed(1)} MiB | ${m.answerS.toFixed(1)} | ${m.downloadS.toFixed(1)} | ${mb(m.groupBefore)} → ${mb(m.groupPeak)} | ${mb(m.anonBefore)} → ${mb(m.anonPeak)} | ${mb(m.rssPeak)} |`;
+  return `| ${m.build} | ${m.points.toLocaleString('en-US')} | ${m.status} | ${(m.bytes / MB).toFixed(1)} MiB | ${m.answerS.toFixed(1)} | ${m.downloadS.toFixed(1)} | ${mb(m.groupBefore)} → ${mb(m.groupPeak)} | ${m.handlerS.toFixed(1)} s, ${m.handlerPeakMB.toFixed(0)} | ${mb(m.anonBefore)} → ${mb(m.anonPeak)} | ${mb(m.rssPeak)} |`;
 }
 
 async function main() {
@@ -175,9 +197,9 @@ async function main() {
   }
   console.log(`\n## Whole-layer GeoJSON read: memory (load average ${loadavg()[0].toFixed(1)})\n`);
   console.log(
-    '| build | points | status | answer | to the answer (s) | + download (s) | serverless-offline group RSS before → peak (MB) | DB backend RssAnon before → peak (MB) | DB backend VmRSS peak (MB) |',
+    '| build | points | status | answer | to the answer (s) | + download (s) | serverless-offline group RSS before → peak (MB) | handler alone: time, peak RSS (MB) | DB backend RssAnon before → peak (MB) | DB backend VmRSS peak (MB) |',
   );
-  console.log('|---|---:|---:|---:|---:|---:|---:|---:|---:|');
+  console.log('|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|');
   for (const m of results) console.log(row(m));
 }
 

@@ -23,8 +23,8 @@ export function responseUrlSeconds(): number {
  * `maxInlineResponseBytes()`, byte for byte as the pieces give it. A larger one is streamed into the
  * upload bucket (`responses/<uuid>.json`) as a multipart upload as the pieces arrive, and answered 303 with
  * a short-lived presigned GET in `Location` and a small JSON body saying so; the upload is aborted if the
- * answer fails half-way. The function holds at most the inline limit plus about one part (5 MiB), whatever
- * the answer's size. Without a bucket (in-process benches) the whole answer is returned inline.
+ * answer fails half-way. The function holds at most the inline limit plus about two parts of 5 MiB (one
+ * in flight, one being gathered) and one batch of features, whatever the answer's size. Without a bucket (in-process benches) the whole answer is returned inline.
  * `hint` ends the 303's message (how to get the answer in pages, when the endpoint can).
  *
  * @example return streamedJson(streamFeatureCollection(db.sql, ds, filters, options), 'read it in pages with limit and offset')

@@ -11,8 +11,8 @@ export const PART_BYTES = 5 * 1024 * 1024;
 
 /**
  * An object of the upload bucket written as it is produced: text pieces are gathered until a part of at
- * least `PART_BYTES` is ready, which is sent (and awaited: the producer waits, so memory stays at about
- * one part) before more is taken. `complete()` sends the rest as the last part and assembles the object;
+ * least `PART_BYTES` is ready, which is sent while the next one is gathered; at most one part is in
+ * flight (a writer with a full part waits for the one before), so memory stays at about two parts. `complete()` sends the rest as the last part and assembles the object;
  * `abort()` discards the parts (best effort: the bucket's lifecycle rule also aborts an upload left
  * incomplete for a day, e.g. by a function that died).
  *
@@ -22,6 +22,9 @@ export class MultipartUpload {
   private pending: string[] = [];
   private pendingBytes = 0;
   private readonly parts: { ETag: string; PartNumber: number }[] = [];
+  private sent = 0;
+  private inFlight: Promise<void> = Promise.resolve();
+  private failure: unknown;
 
   private constructor(
     private readonly bucket: string,
@@ -45,32 +48,50 @@ export class MultipartUpload {
     if (this.pendingBytes >= PART_BYTES) await this.flush();
   }
 
+  /** Starts sending the gathered pieces as the next part, once the part before it has been sent. */
   private async flush(): Promise<void> {
     const body = Buffer.from(this.pending.join(''), 'utf8');
     this.pending = [];
     this.pendingBytes = 0;
-    const PartNumber = this.parts.length + 1;
-    const res = await s3().send(
-      new UploadPartCommand({
-        Bucket: this.bucket,
-        Key: this.key,
-        UploadId: this.uploadId,
-        PartNumber,
-        Body: body,
-      }),
-    );
-    this.parts.push({ ETag: res.ETag ?? '', PartNumber });
+    await this.settled();
+    const PartNumber = ++this.sent;
+    // Kept, not awaited: the caller gathers the next part meanwhile. A failure is raised by the next call.
+    this.inFlight = s3()
+      .send(
+        new UploadPartCommand({
+          Bucket: this.bucket,
+          Key: this.key,
+          UploadId: this.uploadId,
+          PartNumber,
+          Body: body,
+        }),
+      )
+      .then(
+        (res) => {
+          this.parts.push({ ETag: res.ETag ?? '', PartNumber });
+        },
+        (e) => {
+          this.failure ??= e;
+        },
+      );
+  }
+
+  /** Waits for the part in flight; throws its failure. */
+  private async settled(): Promise<void> {
+    await this.inFlight;
+    if (this.failure) throw this.failure;
   }
 
   /** Sends what is left as the last part and assembles the object. */
   async complete(): Promise<void> {
-    if (this.pendingBytes > 0 || this.parts.length === 0) await this.flush();
+    if (this.pendingBytes > 0 || this.sent === 0) await this.flush();
+    await this.settled();
     await s3().send(
       new CompleteMultipartUploadCommand({
         Bucket: this.bucket,
         Key: this.key,
         UploadId: this.uploadId,
-        MultipartUpload: { Parts: this.parts },
+        MultipartUpload: { Parts: [...this.parts].sort((a, b) => a.PartNumber - b.PartNumber) },
       }),
     );
   }
@@ -78,6 +99,7 @@ export class MultipartUpload {
   /** Discards the upload; never throws (the error that led here is the one to report). */
   async abort(): Promise<void> {
     this.pending = [];
+    await this.inFlight;
     await s3()
       .send(new AbortMultipartUploadCommand({ Bucket: this.bucket, Key: this.key, UploadId: this.uploadId }))
       .catch(() => {});
