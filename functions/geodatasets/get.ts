@@ -1,10 +1,10 @@
 import { badRequest } from '#lib/errors.ts';
 import { requireDataset } from '#lib/geodatasets/catalog.ts';
 import { parseReadFilters, resolveReadFilters } from '#lib/geodatasets/read/filters.ts';
-import { parseGeojsonOptions, readFeatureCollection } from '#lib/geodatasets/read/geojson.ts';
+import { parseGeojsonOptions, streamFeatureCollection } from '#lib/geodatasets/read/geojson.ts';
 import { endpoint } from '#lib/http/endpoint.ts';
-import { redirectIfLarge } from '#lib/http/largeResponse.ts';
-import { rawJson } from '#lib/http/response.ts';
+import { streamedJson } from '#lib/http/largeResponse.ts';
+import { featureCollection, oversizedAnswer } from '#lib/http/openapi/describe.ts';
 import { tileResponse } from '#lib/http/tileResponse.ts';
 
 const query = {
@@ -22,9 +22,20 @@ const path = { type: 'object', properties: { layer: { type: 'string' } } } as co
 
 /**
  * GET /api/geodatasets/get[/{layer}] (and POST /api/geodatasets/get with the same parameters in a JSON
- * body): GeoJSON text built by the database, or a vector tile (`type=mvt`).
+ * body): GeoJSON text built by the database, streamed (inline, or 303 to S3 above the inline limit), or a
+ * vector tile (`type=mvt`).
  */
-export const handler = endpoint({ auth: 'viewer', schema: { query, path } }, async (input) => {
+const responses = {
+  200: {
+    description:
+      'The GeoJSON FeatureCollection (type=geojson, the default), or a vector tile (type=mvt, ' +
+      'application/vnd.mapbox-vector-tile).',
+    schema: featureCollection,
+  },
+  303: oversizedAnswer,
+};
+
+export const handler = endpoint({ auth: 'viewer', schema: { query, path }, responses }, async (input) => {
   const { db, event, headers } = input;
   const body = event.httpMethod === 'POST' && input.body && typeof input.body === 'object' ? input.body : {};
   const params: Record<string, any> = { ...(body as Record<string, unknown>), ...input.query };
@@ -42,6 +53,6 @@ export const handler = endpoint({ auth: 'viewer', schema: { query, path } }, asy
   const options = params.type === 'geojson' ? parseGeojsonOptions(params) : undefined;
   const ds = await requireDataset(db.sql, String(layer));
   if (!options) return tileResponse({ db, ds, query: params, headers });
-  const text = await readFeatureCollection(db.sql, ds, await resolveReadFilters(db.sql, filters), options);
-  return redirectIfLarge(rawJson(200, text));
+  const features = streamFeatureCollection(db.sql, ds, await resolveReadFilters(db.sql, filters), options);
+  return streamedJson(features, 'read it in pages with limit and offset');
 });

@@ -2,7 +2,8 @@ import { requireDataset } from '#lib/geodatasets/catalog.ts';
 import { parseReadFilters } from '#lib/geodatasets/read/filters.ts';
 import { parseIntersectGeometry, readIntersect } from '#lib/geodatasets/read/intersect.ts';
 import { endpoint } from '#lib/http/endpoint.ts';
-import { rawJson } from '#lib/http/response.ts';
+import { streamedJson } from '#lib/http/largeResponse.ts';
+import { featureCollection, oversizedAnswer, successWith } from '#lib/http/openapi/describe.ts';
 
 const body = {
   type: 'object',
@@ -20,10 +21,18 @@ const body = {
 } as const;
 
 /** POST /api/geodatasets/intersect: features intersecting a GeoJSON geometry, optionally in a time window. */
-export const handler = endpoint({ auth: 'viewer', schema: { body } }, async ({ body, db }) => {
+const responses = {
+  200: {
+    description: 'The intersecting features.',
+    schema: successWith({ body: featureCollection }, ['body']),
+  },
+  303: oversizedAnswer,
+};
+
+export const handler = endpoint({ auth: 'viewer', schema: { body }, responses }, async ({ body, db }) => {
   const geometry = parseIntersectGeometry(body.intersect);
   const { layer, intersect: _, ...rest } = body;
   const filters = parseReadFilters(rest);
   const ds = await requireDataset(db.sql, layer);
-  return rawJson(200, await readIntersect(db.sql, ds, filters, geometry));
+  return streamedJson(readIntersect(db.sql, ds, filters, geometry));
 });

@@ -1,7 +1,8 @@
 import { requireDataset } from '#lib/geodatasets/catalog.ts';
 import { readSearch } from '#lib/geodatasets/read/search.ts';
 import { endpoint } from '#lib/http/endpoint.ts';
-import { rawJson } from '#lib/http/response.ts';
+import { streamedJson } from '#lib/http/largeResponse.ts';
+import { featureList, oversizedAnswer, successWith } from '#lib/http/openapi/describe.ts';
 
 const body = {
   type: 'object',
@@ -23,7 +24,15 @@ const body = {
  * POST /api/geodatasets/search: features whose property `key` (a dot path) matches `value`, or the
  * MMGIS client's navigation forms (`last`, `id` + `offset` + `orderBy`); docs/geodatasets-read.md.
  */
-export const handler = endpoint({ auth: 'viewer', schema: { body } }, async ({ body, db }) => {
+const responses = {
+  200: {
+    description: 'The matching features, ordered by id.',
+    schema: successWith({ body: featureList }, ['body']),
+  },
+  303: oversizedAnswer,
+};
+
+export const handler = endpoint({ auth: 'viewer', schema: { body }, responses }, async ({ body, db }) => {
   const ds = await requireDataset(db.sql, body.layer);
-  return rawJson(200, await readSearch(db.sql, ds, body));
+  return streamedJson(readSearch(db.sql, ds, body));
 });

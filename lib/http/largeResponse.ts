@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { envBytes, uploadBucket } from '#lib/uploads/env.ts';
-import { type HttpResponse, respond } from './response.ts';
+import type { MultipartUpload } from '#lib/uploads/multipartUpload.ts';
+import { type HttpResponse, rawJson, respond } from './response.ts';
 
 /** `MAX_INLINE_RESPONSE_BYTES`, default 5 MiB (below Lambda's 6 MB response limit). */
 export function maxInlineResponseBytes(): number {
@@ -18,25 +19,57 @@ export function responseUrlSeconds(): number {
 }
 
 /**
- * A JSON answer too large to return inline: written to the upload bucket (`responses/<uuid>.json`) and
- * answered 303 with a short-lived presigned GET in `Location` and a small JSON body saying so. Smaller
- * answers, non-200 answers, and any answer when no bucket is configured (in-process benches) pass through.
+ * A JSON answer produced in pieces (featureStream.ts), answered inline when it is at most
+ * `maxInlineResponseBytes()`, byte for byte as the pieces give it. A larger one is streamed into the
+ * upload bucket (`responses/<uuid>.json`) as a multipart upload as the pieces arrive, and answered 303 with
+ * a short-lived presigned GET in `Location` and a small JSON body saying so; the upload is aborted if the
+ * answer fails half-way. The function holds at most the inline limit plus about two parts of 5 MiB (one
+ * in flight, one being gathered) and one batch of features, whatever the answer's size. Without a bucket (in-process benches) the whole answer is returned inline.
+ * `hint` ends the 303's message (how to get the answer in pages, when the endpoint can).
  *
- * @example return redirectIfLarge(rawJson(200, featureCollectionText))
+ * @example return streamedJson(streamFeatureCollection(db.sql, ds, filters, options), 'read it in pages with limit and offset')
  */
-export async function redirectIfLarge(response: HttpResponse): Promise<HttpResponse> {
-  if (response.statusCode !== 200 || typeof response.body !== 'string' || !uploadBucket()) return response;
+export async function streamedJson(pieces: AsyncIterable<string>, hint?: string): Promise<HttpResponse> {
   const limit = maxInlineResponseBytes();
-  const text = response.body;
-  // A UTF-8 byte is at most 3 per UTF-16 unit: most answers need no exact count.
-  if (text.length * 3 <= limit) return response;
-  const bytes = Buffer.byteLength(text);
-  if (bytes <= limit) return response;
-  // The S3 SDK (about 1 MB of bundle) loads only here: every worker of the read functions would otherwise
-  // initialise it at start, which under a burst (a worker per concurrent request) delays every answer.
-  const { presignGet, putObject, RESPONSES_PREFIX } = await import('#lib/uploads/s3.ts');
-  const key = `${RESPONSES_PREFIX}${randomUUID()}.json`;
-  await putObject(key, text, 'application/json; charset=utf-8');
+  const bucket = uploadBucket();
+  let held: string[] = [];
+  let bytes = 0;
+  let upload: MultipartUpload | undefined;
+  try {
+    for await (const piece of pieces) {
+      const n = Buffer.byteLength(piece);
+      bytes += n;
+      if (upload) {
+        await upload.write(piece, n);
+        continue;
+      }
+      held.push(piece);
+      if (bucket && bytes > limit) {
+        // The S3 SDK (about 1 MB of bundle) loads only here: every worker of the read functions would
+        // otherwise initialise it at start, which under a burst (a worker per request) delays every answer.
+        const { MultipartUpload } = await import('#lib/uploads/multipartUpload.ts');
+        const { RESPONSES_PREFIX } = await import('#lib/uploads/s3.ts');
+        upload = await MultipartUpload.start(
+          `${RESPONSES_PREFIX}${randomUUID()}.json`,
+          'application/json; charset=utf-8',
+        );
+        const earlier = held;
+        held = [];
+        for (const p of earlier) await upload.write(p);
+      }
+    }
+    if (!upload) return rawJson(200, held.join(''));
+    await upload.complete();
+  } catch (e) {
+    await upload?.abort();
+    throw e;
+  }
+  return seeOther(upload.key, bytes, limit, hint);
+}
+
+/** The 303 to the presigned GET of `key`. */
+async function seeOther(key: string, bytes: number, limit: number, hint?: string): Promise<HttpResponse> {
+  const { presignGet } = await import('#lib/uploads/s3.ts');
   const seconds = responseUrlSeconds();
   const url = await presignGet(key, seconds);
   const expiresAt = new Date(Date.now() + seconds * 1000).toISOString();
@@ -46,7 +79,7 @@ export async function redirectIfLarge(response: HttpResponse): Promise<HttpRespo
       status: 'success',
       message:
         `The answer is ${bytes} bytes, more than the ${limit} bytes returned inline: GET it from the URL ` +
-        `in Location (valid until ${expiresAt}), or read it in pages with limit and offset.`,
+        `in Location (valid until ${expiresAt})${hint ? `, or ${hint}` : ''}.`,
       url,
       bytes,
       expiresAt,

@@ -126,4 +126,51 @@ describe('Data API driver', () => {
       /size limit/,
     );
   });
+
+  it('reads a query in batches with cursor(n), as postgres.js does, whatever the row and response sizes', async () => {
+    // Rows from 2 bytes to 9 KB (over the scaled-down 2,000-byte row limit), pages over the 8,000-byte
+    // response limit: the chunked FETCH reads them all, in order, with their types.
+    const query = (db: Db) =>
+      db.sql`select g as id, repeat(${'é"x'}, case when g % 50 = 0 then 3000 else g % 7 end) as t,
+        (g % 3 = 0) as b, timestamptz '2024-01-01' + g * interval '1 hour' as at
+        from generate_series(1, ${400}::int) g order by g desc`;
+    const expected = [...(await query(pg))];
+    const read = async (db: Db, n: number) => {
+      const batches: number[] = [];
+      const rows: Record<string, unknown>[] = [];
+      for await (const batch of query(db).cursor(n)) {
+        batches.push(batch.length);
+        rows.push(...batch);
+      }
+      return { batches, rows };
+    };
+    const before = small.stats.refusedForSize;
+    const viaTiny = await read(tiny, 100);
+    expect(viaTiny.rows).toEqual(expected);
+    expect(viaTiny.batches.length).toBeGreaterThan(1);
+    expect(viaTiny.batches).toEqual([100, 100, 100, 100]);
+    expect(small.stats.refusedForSize).toBeGreaterThan(before);
+    expect((await read(api, 150)).rows).toEqual(expected);
+    expect((await read(pg, 150)).rows).toEqual(expected);
+
+    // Leaving early ends its transaction; a cursor inside the caller's transaction uses that one.
+    for await (const batch of query(tiny).cursor(10)) {
+      expect(batch[0]).toEqual(expected[0]);
+      break;
+    }
+    const inTx = await tiny.transaction(async (tx) => {
+      let n = 0;
+      for await (const batch of tx`select g from generate_series(1, ${25}::int) g`.cursor(10))
+        n += batch.length;
+      return n;
+    });
+    expect(inTx).toBe(25);
+    await expect(
+      (async () => {
+        for await (const _ of tiny.sql`select 1 / (5 - g) as x from generate_series(1, 10) g`.cursor(2)) {
+        }
+      })(),
+    ).rejects.toMatchObject({ code: '22012' });
+    expect([...(await tiny.sql`select 1 as ok`)]).toEqual([{ ok: 1 }]);
+  });
 });

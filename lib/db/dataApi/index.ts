@@ -2,6 +2,7 @@ import type { Capabilities, Db, Sql, TxSql } from '../index.ts';
 import { insertRows } from '../insertRows.ts';
 import { DataApiClient, type DataApiConfig } from './client.ts';
 import type { Compiled } from './compile.ts';
+import { fetchInBatches, fetchInOwnTransaction } from './cursor.ts';
 import { type DataApiSql, makeSql, runStatement } from './sql.ts';
 
 export { DataApiClient, type DataApiConfig, DataApiError } from './client.ts';
@@ -40,6 +41,7 @@ export function createDataApiDb(
         chain = p.catch(() => {});
         return p;
       },
+      cursor: (q: Compiled, rows: number) => fetchInBatches(runner.run, q, rows, api.config),
     };
     const tx = makeSql(runner, () => Promise.reject(new Error('nested transactions are not supported')));
     try {
@@ -54,7 +56,10 @@ export function createDataApiDb(
     }
   };
 
-  const sqlApi = makeSql({ run: (q) => runStatement(api, q) }, begin);
+  const sqlApi = makeSql(
+    { run: (q) => runStatement(api, q), cursor: (q, rows) => fetchInOwnTransaction(api, q, rows) },
+    begin,
+  );
   const sql = sqlApi as unknown as Sql;
   let caps: Promise<Capabilities> | undefined;
 

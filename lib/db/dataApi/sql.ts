@@ -26,6 +26,8 @@ export type Rows = Record<string, unknown>[] & {
 /** Runs compiled statements; a transaction's runner serializes them on its transaction id. */
 export interface Runner {
   run(q: Compiled): Promise<Result>;
+  /** `query.cursor(rows)`: the query's rows in batches (lib/db/dataApi/cursor.ts). */
+  cursor(q: Compiled, rows: number): AsyncIterable<Record<string, unknown>[]>;
 }
 
 class Query implements Inlinable, PromiseLike<Rows> {
@@ -37,6 +39,11 @@ class Query implements Inlinable, PromiseLike<Rows> {
 
   build(out: Compiled): void {
     this.builder(out);
+  }
+
+  /** As postgres.js's `query.cursor(rows)`: batches of rows, read as they are consumed. */
+  cursor(rows = 1): AsyncIterable<Record<string, unknown>[]> {
+    return this.runner.cursor(this.compile(), rows);
   }
 
   compile(): Compiled {

@@ -2,6 +2,7 @@ import type postgres from 'postgres';
 import type { Queryable } from '#lib/db/index.ts';
 import { badRequest } from '#lib/errors.ts';
 import { type Geodataset, safeTable } from '../catalog.ts';
+import { collectText, featuresText, type Wrap } from './featureStream.ts';
 import {
   parseBool,
   parseInteger,
@@ -13,7 +14,6 @@ import {
   sqlPropPath,
   sqlProps,
   sqlWhere,
-  withReadErrors,
 } from './filters.ts';
 
 type Fragment = postgres.PendingQuery<any>;
@@ -196,19 +196,17 @@ function sqlWithMeta(sql: Queryable, props: Fragment, meta: Fragment): Fragment 
 }
 
 /**
- * The features of a read as JSON text `<before>[f1,f2,...]<after>`, assembled entirely in the database:
- * ordered by id, `properties._.idx` = id, `_source` projection, per-group `stats` over the whole matched
- * set (before paging), then `limit`/`offset`. The text is passed through to the client untouched.
- * `string_agg` takes the rows in the subquery's id order (no aggregate ORDER BY: on PostgreSQL 15 that
- * would sort the whole text a second time).
+ * The features of a read, one row per feature with its GeoJSON text as `f`, assembled entirely in the
+ * database: ordered by id, `properties._.idx` = id, `_source` projection, per-group `stats` over the whole
+ * matched set (before paging), then `limit`/`offset`. The texts are passed through to the client
+ * untouched; featureStream.ts reads them with a cursor.
  */
-export async function readFeaturesJson(
+export function featuresQuery(
   sql: Queryable,
   ds: Geodataset,
   f: ReadFilters,
   opts: GeojsonOptions,
-  wrap: { before: string; after: string },
-): Promise<string> {
+): Fragment {
   const table = sql(safeTable(ds.table)) as unknown as Fragment;
   const props = opts.source ? sqlSourceProps(sql, ds, opts.source, 't') : sqlProps(sql, ds, 't');
   const meta = sqlMeta(sql, !!opts.stats?.length);
@@ -220,28 +218,47 @@ export async function readFeaturesJson(
     ? sql`(${sqlRowsWithStats(sql, ds, f, opts.stats)}) t where ${narrow}`
     : sql`${table} t where ${sqlWhere(sql, ds, f, 't')}`;
   const q = sql('q') as unknown as Fragment;
-  const query = sql`
-    select ${wrap.before}::text || '[' || coalesce(string_agg('{"type":"Feature","geometry":' || ST_AsGeoJSON(q.geom)
-      || ',"properties":' || ${sqlWithMeta(sql, sql`q.p`, sql`q.meta`)} || '}', ','), '') || ']' || ${wrap.after}::text as fc
+  return sql`
+    select '{"type":"Feature","geometry":' || ST_AsGeoJSON(q.geom) || ',"properties":'
+      || ${sqlWithMeta(sql, sql`q.p`, sql`q.meta`)} || '}' as f
     from (
       select t.id, t.geom, ${props} as p, ${meta} as meta
       from ${from}
       order by t.id
       limit ${opts.limit ?? null} offset ${opts.offset}
-    ) ${q}`;
-  const [row] = await withReadErrors(() => query);
-  return row.fc as string;
+    ) ${q}
+    order by q.id`;
 }
 
-/** The bare FeatureCollection text of `GET /get` with `type=geojson`. */
+/** The features of a read as JSON text pieces `<before>[f1,f2,...]<after>` (featureStream.ts). */
+export function streamFeaturesJson(
+  sql: Queryable,
+  ds: Geodataset,
+  f: ReadFilters,
+  opts: GeojsonOptions,
+  wrap: Wrap,
+): AsyncIterable<string> {
+  return featuresText(featuresQuery(sql, ds, f, opts), wrap);
+}
+
+const FEATURE_COLLECTION: Wrap = { before: '{"type":"FeatureCollection","features":', after: '}' };
+
+/** The bare FeatureCollection text of `GET /get` with `type=geojson`, as pieces. */
+export function streamFeatureCollection(
+  sql: Queryable,
+  ds: Geodataset,
+  f: ReadFilters,
+  opts: GeojsonOptions,
+): AsyncIterable<string> {
+  return streamFeaturesJson(sql, ds, f, opts, FEATURE_COLLECTION);
+}
+
+/** The whole FeatureCollection text (lib tests, in-process benches). */
 export function readFeatureCollection(
   sql: Queryable,
   ds: Geodataset,
   f: ReadFilters,
   opts: GeojsonOptions,
 ): Promise<string> {
-  return readFeaturesJson(sql, ds, f, opts, {
-    before: '{"type":"FeatureCollection","features":',
-    after: '}',
-  });
+  return collectText(streamFeatureCollection(sql, ds, f, opts));
 }

@@ -3,7 +3,7 @@ import type { Queryable } from '#lib/db/index.ts';
 import { badRequest } from '#lib/errors.ts';
 import type { Geodataset } from '../catalog.ts';
 import { type ReadFilters, resolveReadFilters } from './filters.ts';
-import { readFeaturesJson } from './geojson.ts';
+import { streamFeaturesJson } from './geojson.ts';
 
 const GEOMETRY_TYPES = new Set([
   'Point',
@@ -48,22 +48,18 @@ export function parseIntersectGeometry(value: unknown): string {
   return text;
 }
 
-/** POST /intersect: `{status, body: FeatureCollection}` text built by the database. */
-export async function readIntersect(
+/** POST /intersect: `{status, body: FeatureCollection}` text built by the database, as pieces (featureStream.ts). */
+export async function* readIntersect(
   sql: Queryable,
   ds: Geodataset,
   f: ReadFilters,
   geometry: string,
-): Promise<string> {
+): AsyncGenerator<string> {
   const filters = await resolveReadFilters(sql, { ...f, intersect: geometry });
-  return readFeaturesJson(
-    sql,
-    ds,
-    filters,
-    { offset: 0 },
-    {
-      before: '{"status":"success","body":{"type":"FeatureCollection","features":',
-      after: '}}',
-    },
-  );
+  yield* streamFeaturesJson(sql, ds, filters, { offset: 0 }, WRAP);
 }
+
+const WRAP = {
+  before: '{"status":"success","body":{"type":"FeatureCollection","features":',
+  after: '}}',
+};

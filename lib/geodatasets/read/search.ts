@@ -14,7 +14,7 @@ import {
   sqlWhere,
   withReadErrors,
 } from './filters.ts';
-import { MAX_LIMIT, readFeaturesJson } from './geojson.ts';
+import { MAX_LIMIT, streamFeaturesJson } from './geojson.ts';
 
 type Fragment = postgres.PendingQuery<any>;
 const OPERATORS = ['=', '<', '>', 'in', 'like'] as const;
@@ -23,7 +23,7 @@ const WRAP = { before: '{"status":"success","body":', after: '}' };
 
 /**
  * POST /search (docs/contract.md#4-geodatasets-api), in the forms of the MMGIS map client, as `{status:'success', body:[features]}`
- * text built by the database, at most 10,000 features, `minx/miny/maxx/maxy` restricting every form:
+ * text built by the database (in pieces, featureStream.ts), at most 10,000 features, `minx/miny/maxx/maxy` restricting every form:
  * - `{key, value, operator?, type?}`: the property at the dot path `key` compared with `value` (`=` on the
  *   value's text by default: `"5"` finds 5 and "5"; `<`, `>`, `in` with a `$` list as in `filters`; `like`
  *   a case-insensitive substring);
@@ -31,22 +31,26 @@ const WRAP = { before: '{"status":"success","body":', after: '}' };
  * - `{id, offset: 'first'|'last'|n, orderBy?}`: the feature `n` places after (before, when negative)
  *   feature `id` in `orderBy` order (numbers, then text, then id) or id order; `first`/`last` the ends.
  */
-export async function readSearch(
+export async function* readSearch(
   sql: Queryable,
   ds: Geodataset,
   body: Record<string, unknown>,
-): Promise<string> {
+): AsyncGenerator<string> {
   const box = parseReadFilters(pick(body, ['minx', 'miny', 'maxx', 'maxy']));
   const base: ReadFilters = { filters: [], noDuplicates: false, bbox: box.bbox };
   const hasKey = body.key !== undefined && body.key !== null && body.key !== '';
   const last = body.last === true || body.last === 'true';
   if (!hasKey && (last || (body.id !== undefined && body.id !== null))) {
     const id = await navigate(sql, ds, base, body, last);
-    if (id === undefined) return `${WRAP.before}[]${WRAP.after}`;
-    return readFeaturesJson(sql, ds, { ...base, id }, { offset: 0 }, WRAP);
+    if (id === undefined) {
+      yield `${WRAP.before}[]${WRAP.after}`;
+      return;
+    }
+    yield* streamFeaturesJson(sql, ds, { ...base, id }, { offset: 0 }, WRAP);
+    return;
   }
   const filter = parseSearchFilter(body);
-  return readFeaturesJson(sql, ds, { ...base, filters: [filter] }, { offset: 0, limit: MAX_LIMIT }, WRAP);
+  yield* streamFeaturesJson(sql, ds, { ...base, filters: [filter] }, { offset: 0, limit: MAX_LIMIT }, WRAP);
 }
 
 function pick(o: Record<string, unknown>, keys: string[]): Record<string, unknown> {

@@ -37,3 +37,42 @@ export const failures: Record<number, string> = {
   500: 'Internal error (the message carries the request id).',
   503: 'The database is unavailable or took too long.',
 };
+
+/** A GeoJSON Feature as the read endpoints answer it (geometry and properties passed through). */
+const feature = {
+  type: 'object',
+  required: ['type', 'geometry', 'properties'],
+  properties: {
+    type: { const: 'Feature' },
+    geometry: { type: ['object', 'null'] },
+    properties: { type: 'object' },
+  },
+} as const;
+
+export const featureCollection = {
+  type: 'object',
+  required: ['type', 'features'],
+  properties: { type: { const: 'FeatureCollection' }, features: { type: 'array', items: feature } },
+} as const;
+
+export const featureList = { type: 'array', items: feature } as const;
+
+/**
+ * The 303 of an answer over the inline limit (lib/http/largeResponse.ts, docs/geodatasets-read.md): the
+ * answer is in S3, `Location` (and `url`) a presigned GET valid until `expiresAt`.
+ */
+export const oversizedAnswer = {
+  description:
+    'The answer is over MAX_INLINE_RESPONSE_BYTES (default 5 MiB): it was written to S3 and is at the ' +
+    'presigned URL in the Location header (also `url`), valid until `expiresAt`; the same answer a ' +
+    'smaller one gets inline, byte for byte. Cache-Control: no-store.',
+  schema: successWith(
+    {
+      message: { type: 'string' },
+      url: { type: 'string' },
+      bytes: { type: 'integer' },
+      expiresAt: { type: 'string', format: 'date-time' },
+    },
+    ['message', 'url', 'bytes', 'expiresAt'],
+  ),
+};
