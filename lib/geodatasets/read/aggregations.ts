@@ -1,5 +1,5 @@
 import type { Queryable } from '#lib/db/index.ts';
-import { type Geodataset, safeTable } from '../catalog.ts';
+import { type Geodataset, sqlTable } from '../catalog.ts';
 import {
   parseInteger,
   type ReadFilters,
@@ -110,7 +110,7 @@ export async function readAggregations(
   limit: number,
 ): Promise<{ body: AggregationsBody; samples: Record<string, unknown>[] }> {
   const f = await resolveReadFilters(sql, filters);
-  const table = sql(safeTable(ds.table));
+  const table = sqlTable(sql, ds);
   const where = sqlWhere(sql, ds, f, 't');
   const [[{ total }], sample] = await withReadErrors(() =>
     Promise.all([

@@ -1,6 +1,6 @@
 import type { Queryable } from '#lib/db/index.ts';
 import { badRequest, notFound } from '#lib/errors.ts';
-import { assertDatasetName, findDataset, type Geodataset, safeTable } from '../catalog.ts';
+import { assertDatasetName, findDataset, type Geodataset, sqlTable } from '../catalog.ts';
 import { type FieldStatsEntry, toFieldStats } from '../fieldStats.ts';
 import { sqlProps } from './filters.ts';
 
@@ -52,7 +52,7 @@ export async function readSchema(sql: Queryable, datasets: Geodataset[]): Promis
   for (const ds of datasets) {
     const rows = await sql`
       select e.key, jsonb_typeof(e.value) as type, count(*)::int as n
-      from (select ${sqlProps(sql, ds)} as p from ${sql(safeTable(ds.table))} order by random() limit ${SCHEMA_SAMPLE}) s,
+      from (select ${sqlProps(sql, ds)} as p from ${sqlTable(sql, ds)} order by random() limit ${SCHEMA_SAMPLE}) s,
            jsonb_each(case when jsonb_typeof(s.p) = 'object' then s.p else '{}'::jsonb end) e
       where jsonb_typeof(e.value) <> 'null'
       group by 1, 2`;

@@ -1,7 +1,7 @@
-import type postgres from 'postgres';
+import { type Fragment, sqlIdentifier } from '#lib/db/fragments.ts';
 import type { Queryable } from '#lib/db/index.ts';
 import { badRequest } from '#lib/errors.ts';
-import { type Geodataset, safeTable } from '../catalog.ts';
+import { type Geodataset, sqlTable } from '../catalog.ts';
 import {
   DEFAULT_FORMAT,
   MAX_MAGNITUDE,
@@ -27,13 +27,12 @@ export * from './filterParams.ts';
  * Without it, `sqlWhere` still works (the pattern is applied inline, unchecked).
  */
 
-type Fragment = postgres.PendingQuery<any>;
 const ALIAS = /^[a-z_][a-z0-9_]*$/;
 
 /** A column reference, qualified by `alias` when one is given. */
 export function sqlColumn(sql: Queryable, name: string, alias?: string): Fragment {
   if (alias !== undefined && !ALIAS.test(alias)) throw new Error(`bad alias ${alias}`);
-  return sql(alias ? `${alias}.${name}` : name) as unknown as Fragment;
+  return sqlIdentifier(sql, alias ? `${alias}.${name}` : name);
 }
 
 /** The properties column as jsonb (legacy `json` datasets are cast). */
@@ -226,7 +225,7 @@ function sqlMatch(sql: Queryable, ds: Geodataset, f: ReadFilters, alias?: string
 export function sqlWhere(sql: Queryable, ds: Geodataset, f: ReadFilters, alias?: string): Fragment {
   const match = sqlMatch(sql, ds, f, alias);
   if (!f.noDuplicates) return match ?? sql`true`;
-  const table = sql(safeTable(ds.table)) as unknown as Fragment;
+  const table = sqlTable(sql, ds);
   const inner = sqlMatch(sql, ds, f, 'd') ?? sql`true`;
   const id = sqlColumn(sql, 'id', alias);
   let dedup: Fragment;

@@ -1,7 +1,7 @@
-import type postgres from 'postgres';
+import type { Fragment } from '#lib/db/fragments.ts';
 import type { Queryable } from '#lib/db/index.ts';
 import { badRequest } from '#lib/errors.ts';
-import { type Geodataset, safeTable } from '../catalog.ts';
+import { type Geodataset, sqlTable } from '../catalog.ts';
 import {
   NUMERIC_RE,
   type Op,
@@ -16,7 +16,6 @@ import {
 } from './filters.ts';
 import { MAX_LIMIT, readFeaturesJson } from './geojson.ts';
 
-type Fragment = postgres.PendingQuery<any>;
 const OPERATORS = ['=', '<', '>', 'in', 'like'] as const;
 const NUMERIC = new RegExp(NUMERIC_RE);
 const WRAP = { before: '{"status":"success","body":', after: '}' };
@@ -90,7 +89,7 @@ async function navigate(
   body: Record<string, unknown>,
   last: boolean,
 ): Promise<number | undefined> {
-  const table = sql(safeTable(ds.table)) as unknown as Fragment;
+  const table = sqlTable(sql, ds);
   const where = sqlWhere(sql, ds, base, 't');
   if (last) {
     const [row] = await sql`select max(t.id) as id from ${table} t where ${where}`;

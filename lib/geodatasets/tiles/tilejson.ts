@@ -1,5 +1,5 @@
 import type { Queryable } from '#lib/db/index.ts';
-import { type Geodataset, safeTable } from '#lib/geodatasets/catalog.ts';
+import { type Geodataset, sqlTable } from '#lib/geodatasets/catalog.ts';
 import { parseReadFilters } from '#lib/geodatasets/read/filters.ts';
 
 /** Web Mercator's latitude limit: TileJSON bounds are clamped to the part tiles can show. */
@@ -31,7 +31,7 @@ export async function readFieldTypes(
   source?: string[][],
   sample = 1000,
 ): Promise<Record<string, FieldType>> {
-  const table = sql(safeTable(ds.table));
+  const table = sqlTable(sql, ds);
   const props = ds.propertiesType === 'json' ? sql`s.properties::jsonb` : sql`s.properties`;
   const pairs = source?.length
     ? source
@@ -60,7 +60,7 @@ export async function readFieldTypes(
 
 /** The dataset's extent in lon/lat, clamped to Web Mercator's; the world when the dataset is empty. */
 export async function readBounds(sql: Queryable, ds: Geodataset): Promise<[number, number, number, number]> {
-  const table = sql(safeTable(ds.table));
+  const table = sqlTable(sql, ds);
   const [row] = await sql`
     select ST_XMin(e) as minx, ST_YMin(e) as miny, ST_XMax(e) as maxx, ST_YMax(e) as maxy
     from (select ST_Extent(geom)::geometry as e from ${table}) s`;
