@@ -1,4 +1,5 @@
 import { badRequest } from '#lib/errors.ts';
+import { parseIsoInstant } from '#lib/iso8601.ts';
 
 /**
  * Parsing of the read filters of `GET /get` (geojson and mvt), intersect and aggregations from the query
@@ -113,36 +114,6 @@ export function parseInteger(query: Record<string, unknown>, key: string): numbe
   if (n === undefined) return undefined;
   if (!Number.isSafeInteger(n)) throw badRequest(`'${key}' must be an integer.`);
   return n;
-}
-
-const ISO =
-  /^(\d{4})(?:-?(\d{2})(?:-?(\d{2})(?:[T ](\d{2})(?::?(\d{2})(?::?(\d{2})(?:[.,](\d+))?)?)?(Z|[+-]\d{2}(?::?\d{2})?)?)?)?)?$/i;
-
-/**
- * Any ISO 8601 date or date-time (extended or basic format; a time without an offset is UTC) → ISO instant
- * with milliseconds, or undefined when the text is not a valid one (e.g. February 30).
- */
-export function parseIsoInstant(text: string): string | undefined {
-  const m = ISO.exec(text.trim());
-  if (!m) return undefined;
-  const [, y, mo = '01', d = '01', h = '00', mi = '00', s = '00', frac = '', off] = m;
-  const nums = [y, mo, d, h, mi, s].map(Number);
-  const [Y, M, D, H, MI, S] = nums;
-  if (M < 1 || M > 12 || D < 1 || D > 31 || H > 24 || MI > 59 || S > 60) return undefined;
-  if (H === 24 && (MI !== 0 || S !== 0)) return undefined;
-  const ms = Number(`0.${frac || '0'}`) * 1000;
-  let t = Date.UTC(Y, M - 1, D, H, MI, Math.min(S, 59), ms);
-  const check = new Date(Date.UTC(Y, M - 1, D));
-  if (check.getUTCFullYear() !== Y || check.getUTCMonth() !== M - 1 || check.getUTCDate() !== D)
-    return undefined;
-  if (off && off.toUpperCase() !== 'Z') {
-    const om = /^([+-])(\d{2}):?(\d{2})?$/.exec(off)!;
-    const minutes = Number(om[2]) * 60 + Number(om[3] ?? 0);
-    if (Number(om[2]) > 23 || Number(om[3] ?? 0) > 59) return undefined;
-    t -= (om[1] === '+' ? 1 : -1) * minutes * 60000;
-  }
-  if (!Number.isFinite(t)) return undefined;
-  return new Date(t).toISOString();
 }
 
 function parseTime(query: Record<string, unknown>, out: ReadFilters) {

@@ -1,6 +1,7 @@
 import { type Fragment, sqlIdentifier } from '#lib/db/fragments.ts';
 import type { Queryable } from '#lib/db/index.ts';
 import { badRequest } from '#lib/errors.ts';
+import { ISO_TIMESTAMP_SQL } from '#lib/iso8601.ts';
 import { type Geodataset, sqlTable } from '../catalog.ts';
 import {
   DEFAULT_FORMAT,
@@ -61,13 +62,10 @@ export function sqlNumeric(sql: Queryable, v: Fragment): Fragment {
     (case when abs(${n}) < 1e-300 then 0 else ${n} end)::float8 end)`;
 }
 
-const ISO_SQL =
-  '^\\d{4}-(0[1-9]|1[0-2])-(0[1-9]|[12]\\d|3[01])([T ]([01]\\d|2[0-3]):[0-5]\\d(:[0-5]\\d(\\.\\d+)?)?)?';
-const OFFSET_SQL = '(Z|z|[+-]\\d{2}(:?\\d{2})?)$';
-
 /**
- * A time read from a property, per feature: a JSON number is epoch milliseconds; a string is ISO 8601
- * (validated by a regex before the cast; no offset = UTC) or, with a custom `format`, `to_timestamp`.
+ * A time read from a property, per feature: a JSON number is epoch milliseconds; a string is ISO 8601 in
+ * the stored-value profile of lib/iso8601.ts (its regex checks the text before the cast; no offset = UTC),
+ * or with a custom `format`, `to_timestamp`.
  */
 function sqlPropTime(
   sql: Queryable,
@@ -82,8 +80,8 @@ function sqlPropTime(
   }
   return sql`(case jsonb_typeof(${v})
     when 'number' then to_timestamp((${v} #>> '{}')::float8 / 1000)
-    when 'string' then (case when (${v} #>> '{}') ~ ${`${ISO_SQL}${OFFSET_SQL}`} then (${v} #>> '{}')::timestamptz
-                             when (${v} #>> '{}') ~ ${`${ISO_SQL}$`} then (${v} #>> '{}')::timestamp at time zone 'UTC' end)
+    when 'string' then (case when (${v} #>> '{}') ~ ${ISO_TIMESTAMP_SQL.withOffset} then (${v} #>> '{}')::timestamptz
+                             when (${v} #>> '{}') ~ ${ISO_TIMESTAMP_SQL.withoutOffset} then (${v} #>> '{}')::timestamp at time zone 'UTC' end)
     end)`;
 }
 
