@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Queryable } from '#lib/db/index.ts';
 import { badRequest, notFound } from '#lib/errors.ts';
+import { toInteger } from '#lib/numbers.ts';
 import { newSecret, sha256 } from './secrets.ts';
 import { toUser, type User } from './users.ts';
 
@@ -34,12 +35,7 @@ const MAX_PERIOD_MS = 100 * 365.25 * 24 * 3600 * 1000;
 /** `"never"` (or absent) → no expiry; a positive number of milliseconds (number or numeric string). */
 export function parsePeriod(period: unknown): number | null {
   if (period === undefined || period === null || period === 'never') return null;
-  const n =
-    typeof period === 'number'
-      ? period
-      : typeof period === 'string' && /^\d+$/.test(period)
-        ? Number(period)
-        : NaN;
+  const n = toInteger(period);
   if (!Number.isSafeInteger(n) || n <= 0 || n > MAX_PERIOD_MS) {
     throw badRequest(
       `'period' must be "never" or a positive number of milliseconds, at most ${MAX_PERIOD_MS} (100 years).`,

@@ -3,6 +3,7 @@ import { badRequest, payloadTooLarge } from '#lib/errors.ts';
 import { normalizeOptions } from '#lib/geodatasets/write/insertFeatures.ts';
 import type { WriteOptions } from '#lib/geodatasets/write/write.ts';
 import { createJob } from '#lib/jobs/jobs.ts';
+import { toNumber } from '#lib/numbers.ts';
 import { envBytes, INCOMING_PREFIX, presignPut } from './s3.ts';
 
 /** Seconds a presigned upload URL is valid (docs/uploads.md: 15 minutes). */
@@ -39,8 +40,8 @@ export function jobIdOfKey(key: string): string | null {
 
 function declaredSize(v: unknown): number | null {
   if (v === undefined || v === null || v === '') return null;
-  const n = typeof v === 'string' ? Number(v) : v;
-  if (typeof n !== 'number' || !Number.isSafeInteger(n) || n < 0) {
+  const n = toNumber(v);
+  if (!Number.isSafeInteger(n) || n < 0) {
     throw badRequest(`'size' must be the file's length in bytes (a non-negative integer).`);
   }
   return n;

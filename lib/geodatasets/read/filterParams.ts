@@ -1,5 +1,6 @@
 import { badRequest } from '#lib/errors.ts';
 import { parseIsoInstant } from '#lib/iso8601.ts';
+import { numberLiteral } from '../numeric.ts';
 
 /**
  * Parsing of the read filters of `GET /get` (geojson and mvt), intersect and aggregations from the query
@@ -49,15 +50,6 @@ export interface ReadFilters {
 
 /** The spec's default `format`: treated as "any ISO 8601" (PLATFORM.md: as a real pattern it is wrong). */
 export const DEFAULT_FORMAT = 'YYYY-MM-DDTHH:MI:SSZ';
-
-/** docs/contract.md#5-edge-cases-decided: a JSON number, or a string that is entirely a number literal. */
-export const NUMERIC_RE = '^-?(\\d+(\\.\\d*)?|\\.\\d+)([eE][+-]?\\d+)?$';
-const NUMERIC = new RegExp(NUMERIC_RE);
-/**
- * The largest magnitude a value may have to count as a number in statistics and numeric filters: its
- * square and a sum of many squares stay within float8 (docs/contract.md#5-edge-cases-decided: too large to square → skipped).
- */
-export const MAX_MAGNITUDE = 1e150;
 
 const SEGMENT = /^[\p{L}\p{N}_\-:@#/ ]+$/u;
 
@@ -189,11 +181,11 @@ export function parsePropertyFilters(text: string | undefined): PropertyFilter[]
       throw badRequest(`'filters' 'in' list for '${key}' has more than ${MAX_IN_VALUES} values.`);
     const values = parts.map((v) => {
       if (type === 'string') return v;
-      const t = v.trim();
-      if (!NUMERIC.test(t) || !Number.isFinite(Number(t))) {
+      const n = numberLiteral(v);
+      if (n === undefined) {
         throw badRequest(`'filters' value ${JSON.stringify(v).slice(0, 40)} for '${key}' is not a number.`);
       }
-      return Number(t);
+      return n;
     });
     out.push({ path, op: op as Op, type: type as FilterType, values });
   }

@@ -3,14 +3,8 @@ import type { Queryable } from '#lib/db/index.ts';
 import { badRequest } from '#lib/errors.ts';
 import { ISO_TIMESTAMP_SQL } from '#lib/iso8601.ts';
 import { type Geodataset, sqlTable } from '../catalog.ts';
-import {
-  DEFAULT_FORMAT,
-  MAX_MAGNITUDE,
-  NUMERIC_RE,
-  type PropertyFilter,
-  type ReadFilters,
-  type TimeWindow,
-} from './filterParams.ts';
+import { sqlNumeric } from '../numeric.ts';
+import { DEFAULT_FORMAT, type PropertyFilter, type ReadFilters, type TimeWindow } from './filterParams.ts';
 
 export * from './filterParams.ts';
 
@@ -45,21 +39,6 @@ export function sqlProps(sql: Queryable, ds: Geodataset, alias?: string): Fragme
 /** The jsonb value at a property path. */
 export function sqlPropPath(sql: Queryable, ds: Geodataset, path: string[], alias?: string): Fragment {
   return sql`(${sqlProps(sql, ds, alias)} #> ${path}::text[])`;
-}
-
-/**
- * A jsonb value as float8 under the numeric rule of docs/contract.md#5-edge-cases-decided; NULL otherwise. Poison numbers are
- * NULL too, never an error (docs/geodatasets-read.md, "Poison numbers"): the text goes through `numeric`
- * (exact, no overflow for the bounded text admitted here), and a magnitude above `MAX_MAGNITUDE` (whose
- * square, or a sum of squares, could overflow float8) is skipped; a magnitude below 1e-300 counts as 0.
- */
-export function sqlNumeric(sql: Queryable, v: Fragment): Fragment {
-  const t = sql`(${v} #>> '{}')`;
-  const n = sql`(case when jsonb_typeof(${v}) = 'number' then (${v})::numeric
-    when jsonb_typeof(${v}) = 'string' and length(${t}) <= 1000 and ${t} ~ ${NUMERIC_RE}
-      and ${t} !~ '[eE][+-]?[0-9]{5}' then ${t}::numeric end)`;
-  return sql`(case when abs(${n}) <= ${MAX_MAGNITUDE}::numeric then
-    (case when abs(${n}) < 1e-300 then 0 else ${n} end)::float8 end)`;
 }
 
 /**

@@ -2,6 +2,7 @@ import { type Fragment, sqlIdentifier } from '#lib/db/fragments.ts';
 import type { Queryable } from '#lib/db/index.ts';
 import { badRequest } from '#lib/errors.ts';
 import { type Geodataset, sqlTable } from '../catalog.ts';
+import { sqlNumeric } from '../numeric.ts';
 import {
   parseBool,
   parseInteger,
@@ -9,7 +10,6 @@ import {
   type ReadFilters,
   sqlColumn,
   sqlGroupKey,
-  sqlNumeric,
   sqlPropPath,
   sqlProps,
   sqlWhere,

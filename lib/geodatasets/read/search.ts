@@ -2,14 +2,13 @@ import type { Fragment } from '#lib/db/fragments.ts';
 import type { Queryable } from '#lib/db/index.ts';
 import { badRequest } from '#lib/errors.ts';
 import { type Geodataset, sqlTable } from '../catalog.ts';
+import { numberLiteral, sqlNumeric } from '../numeric.ts';
 import {
-  NUMERIC_RE,
   type Op,
   type PropertyFilter,
   parsePath,
   parseReadFilters,
   type ReadFilters,
-  sqlNumeric,
   sqlPropPath,
   sqlWhere,
   withReadErrors,
@@ -17,7 +16,6 @@ import {
 import { MAX_LIMIT, readFeaturesJson } from './geojson.ts';
 
 const OPERATORS = ['=', '<', '>', 'in', 'like'] as const;
-const NUMERIC = new RegExp(NUMERIC_RE);
 const WRAP = { before: '{"status":"success","body":', after: '}' };
 
 /**
@@ -70,11 +68,11 @@ export function parseSearchFilter(body: Record<string, unknown>): PropertyFilter
   if (parts.length > 1000) throw badRequest(`'value' lists more than 1000 values.`);
   if (type === 'number' && operator !== 'like') {
     const values = parts.map((p) => {
-      const t = p.trim();
-      if (!NUMERIC.test(t) || !Number.isFinite(Number(t))) {
+      const n = numberLiteral(p);
+      if (n === undefined) {
         throw badRequest(`'value' ${JSON.stringify(p).slice(0, 40)} is not a number (type=number).`);
       }
-      return Number(t);
+      return n;
     });
     return { path, op: operator as Op, type: 'number', values };
   }
