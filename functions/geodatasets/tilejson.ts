@@ -1,5 +1,6 @@
 import { requireDataset } from '#lib/geodatasets/catalog.ts';
-import { readBounds, readFieldTypes, toTileJson } from '#lib/geodatasets/tiles/tilejson.ts';
+import { readTileFields } from '#lib/geodatasets/read/fieldTypes.ts';
+import { readBounds, toTileJson } from '#lib/geodatasets/tiles/tilejson.ts';
 import { parseTileSource } from '#lib/geodatasets/tiles/tileParams.ts';
 import { endpoint } from '#lib/http/endpoint.ts';
 import { publicBaseUrl } from '#lib/http/headers.ts';
@@ -14,7 +15,7 @@ const path = { type: 'object', properties: { name: { type: 'string' } }, require
 export const handler = endpoint({ auth: 'viewer', schema: { path } }, async ({ db, path, query, event }) => {
   const ds = await requireDataset(db.sql, path.name);
   const source = parseTileSource(query);
-  const [bounds, fields] = await Promise.all([readBounds(db.sql, ds), readFieldTypes(db.sql, ds, source)]);
+  const [bounds, fields] = await Promise.all([readBounds(db.sql, ds), readTileFields(db.sql, ds, source)]);
   const body = { status: 'success', ...toTileJson(ds, publicBaseUrl(event), query, bounds, fields) };
   return respond(200, body, { headers: { 'Cache-Control': 'no-cache' } });
 });
