@@ -1,7 +1,11 @@
 import { endpoint } from '#lib/http/endpoint.ts';
 import { getJob } from '#lib/jobs/jobs.ts';
 
-const path = { type: 'object', properties: { id: { type: 'string' } }, required: ['id'] } as const;
+const path = {
+  type: 'object',
+  properties: { id: { type: 'string', format: 'uuid' } },
+  required: ['id'],
+} as const;
 
 /** GET /api/geodatasets/jobs/:id — the state of an async job. */
 export const handler = endpoint({ auth: 'admin', schema: { path } }, async ({ path, db }) => ({

@@ -5,7 +5,7 @@ import { endpoint } from '#lib/http/endpoint.ts';
 const body = {
   type: 'object',
   required: ['id'],
-  properties: { id: { type: 'string', maxLength: 64 } },
+  properties: { id: { type: 'string', format: 'uuid' } },
 } as const;
 
 export const handler = endpoint({ auth: 'admin', schema: { body } }, async ({ body, db, principal }) => {

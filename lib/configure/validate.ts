@@ -1,3 +1,4 @@
+import { UUID } from '#lib/formats.ts';
 import { toNumber } from '#lib/numbers.ts';
 import { isPlainObject, MAX_JSON_DEPTH, nestedDeeperThan } from './names.ts';
 
@@ -23,7 +24,6 @@ const URL_TYPES = new Set(['tile', 'vectortile', 'vector', 'model']);
 const ZOOM_KEYS = ['minZoom', 'maxNativeZoom', 'maxZoom'] as const;
 /** Deeper trees are refused: no real map nests headers this far, and it bounds the recursion. */
 export const MAX_DEPTH = 32;
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 export const GEODATASET_PREFIX = 'geodatasets:';
 
 const nonEmptyString = (x: unknown): x is string => typeof x === 'string' && x.trim() !== '';
