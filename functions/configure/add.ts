@@ -1,5 +1,6 @@
 import { addMission } from '#lib/configure/operations.ts';
 import { endpoint } from '#lib/http/endpoint.ts';
+import { changeAnswer } from '#lib/http/openapi/shapes/configure.ts';
 import { respond } from '#lib/http/response.ts';
 
 const body = {
@@ -9,6 +10,7 @@ const body = {
 } as const;
 
 /** Creates a mission (discouraged; see docs/configure.md). */
-export const handler = endpoint({ auth: 'admin', schema: { body } }, async ({ body, db }) =>
-  respond(201, await addMission(db, body)),
+export const handler = endpoint(
+  { auth: 'admin', schema: { body }, responses: { 201: { schema: changeAnswer } } },
+  async ({ body, db }) => respond(201, await addMission(db, body)),
 );

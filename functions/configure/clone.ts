@@ -1,5 +1,6 @@
 import { cloneMission } from '#lib/configure/operations.ts';
 import { endpoint } from '#lib/http/endpoint.ts';
+import { cloneAnswer } from '#lib/http/openapi/shapes/configure.ts';
 import { respond } from '#lib/http/response.ts';
 
 const body = {
@@ -9,6 +10,7 @@ const body = {
 } as const;
 
 /** Copies a mission's latest configuration to a new mission (discouraged). */
-export const handler = endpoint({ auth: 'admin', schema: { body } }, async ({ body, db }) =>
-  respond(201, await cloneMission(db, body)),
+export const handler = endpoint(
+  { auth: 'admin', schema: { body }, responses: { 201: { schema: cloneAnswer } } },
+  async ({ body, db }) => respond(201, await cloneMission(db, body)),
 );

@@ -1,5 +1,6 @@
 import { destroy } from '#lib/configure/operations.ts';
 import { endpoint } from '#lib/http/endpoint.ts';
+import { destroyAnswer } from '#lib/http/openapi/shapes/configure.ts';
 
 const body = {
   type: 'object',
@@ -8,4 +9,7 @@ const body = {
 } as const;
 
 /** Removes a mission with all its versions (discouraged). */
-export const handler = endpoint({ auth: 'admin', schema: { body } }, ({ body, db }) => destroy(db, body));
+export const handler = endpoint(
+  { auth: 'admin', schema: { body }, responses: { 200: { schema: destroyAnswer } } },
+  ({ body, db }) => destroy(db, body),
+);

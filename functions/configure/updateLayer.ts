@@ -1,5 +1,6 @@
 import { updateLayerOf } from '#lib/configure/operations.ts';
 import { endpoint } from '#lib/http/endpoint.ts';
+import { changeAnswer } from '#lib/http/openapi/shapes/configure.ts';
 
 const body = {
   type: 'object',
@@ -8,6 +9,7 @@ const body = {
 } as const;
 
 /** Deep merges a partial layer over an existing one; renames and moves it. */
-export const handler = endpoint({ auth: 'admin', schema: { body } }, ({ body, db }) =>
-  updateLayerOf(db, body),
+export const handler = endpoint(
+  { auth: 'admin', schema: { body }, responses: { 200: { schema: changeAnswer } } },
+  ({ body, db }) => updateLayerOf(db, body),
 );

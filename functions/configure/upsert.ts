@@ -1,5 +1,6 @@
 import { upsert } from '#lib/configure/operations.ts';
 import { endpoint } from '#lib/http/endpoint.ts';
+import { changeAnswer } from '#lib/http/openapi/shapes/configure.ts';
 
 const body = {
   type: 'object',
@@ -8,4 +9,7 @@ const body = {
 } as const;
 
 /** Creates or replaces a mission's configuration (a new version); `version` rolls back. */
-export const handler = endpoint({ auth: 'admin', schema: { body } }, ({ body, db }) => upsert(db, body));
+export const handler = endpoint(
+  { auth: 'admin', schema: { body }, responses: { 200: { schema: changeAnswer } } },
+  ({ body, db }) => upsert(db, body),
+);

@@ -1,6 +1,7 @@
 import { toCsv } from '#lib/datasets/csv.ts';
 import { readTable, requireDataset, toObjects } from '#lib/datasets/store.ts';
 import { endpoint } from '#lib/http/endpoint.ts';
+import { datasetRows } from '#lib/http/openapi/shapes/misc.ts';
 import { rawJson } from '#lib/http/response.ts';
 
 const query = {
@@ -10,14 +11,27 @@ const query = {
 } as const;
 
 /** GET /api/datasets/download?layer=N[&format=csv]: the rows as JSON objects, or the table as CSV. */
-export const handler = endpoint({ auth: 'admin', body: 'raw', schema: { query } }, async ({ query, db }) => {
-  const ds = await requireDataset(db.sql, query.layer);
-  const table = await readTable(db.sql, ds);
-  if (query.format === 'csv') {
-    return rawJson(200, toCsv(table), {
-      'Content-Type': 'text/csv; charset=utf-8',
-      'Content-Disposition': `attachment; filename="${ds.name}.csv"`,
-    });
-  }
-  return { status: 'success', body: toObjects(table) };
-});
+export const handler = endpoint(
+  {
+    auth: 'admin',
+    body: 'raw',
+    schema: { query },
+    responses: {
+      200: {
+        description: 'The rows as JSON objects, or with `format=csv` the table as CSV.',
+        content: { 'application/json': datasetRows, 'text/csv': { type: 'string' } },
+      },
+    },
+  },
+  async ({ query, db }) => {
+    const ds = await requireDataset(db.sql, query.layer);
+    const table = await readTable(db.sql, ds);
+    if (query.format === 'csv') {
+      return rawJson(200, toCsv(table), {
+        'Content-Type': 'text/csv; charset=utf-8',
+        'Content-Disposition': `attachment; filename="${ds.name}.csv"`,
+      });
+    }
+    return { status: 'success', body: toObjects(table) };
+  },
+);

@@ -1,6 +1,7 @@
 import { parseCsv } from '#lib/datasets/csv.ts';
 import { assertName, writeDataset } from '#lib/datasets/store.ts';
 import { endpoint } from '#lib/http/endpoint.ts';
+import { datasetWritten } from '#lib/http/openapi/shapes/misc.ts';
 
 const query = {
   type: 'object',
@@ -10,7 +11,7 @@ const query = {
 
 /** POST /api/datasets/upload?name=N[&mode=replace|append], body text/csv (RFC 4180). */
 export const handler = endpoint(
-  { auth: 'admin', body: 'raw', schema: { query } },
+  { auth: 'admin', body: 'raw', schema: { query }, responses: { 200: { schema: datasetWritten } } },
   async ({ query, rawBody, db }) => {
     const name = assertName(query.name);
     const table = parseCsv(rawBody ?? '');

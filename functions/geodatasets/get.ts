@@ -4,6 +4,7 @@ import { parseReadFilters, resolveReadFilters } from '#lib/geodatasets/read/filt
 import { parseGeojsonOptions, readFeatureCollection } from '#lib/geodatasets/read/geojson.ts';
 import { endpoint } from '#lib/http/endpoint.ts';
 import { redirectIfLarge } from '#lib/http/largeResponse.ts';
+import { featureCollection, largeAnswer } from '#lib/http/openapi/shapes/geodatasets.ts';
 import { rawJson } from '#lib/http/response.ts';
 import { tileResponse } from '#lib/http/tileResponse.ts';
 
@@ -24,24 +25,44 @@ const path = { type: 'object', properties: { layer: { type: 'string' } } } as co
  * GET /api/geodatasets/get[/{layer}] (and POST /api/geodatasets/get with the same parameters in a JSON
  * body): GeoJSON text built by the database, or a vector tile (`type=mvt`).
  */
-export const handler = endpoint({ auth: 'viewer', schema: { query, path } }, async (input) => {
-  const { db, event, headers } = input;
-  const body = event.httpMethod === 'POST' && input.body && typeof input.body === 'object' ? input.body : {};
-  const params: Record<string, any> = { ...(body as Record<string, unknown>), ...input.query };
-  // jQuery's repeated form `_source[]=a&_source[]=b`: every value, not only the last.
-  for (const key of ['_source[]', 'stats[]']) {
-    const all = event.multiValueQueryStringParameters?.[key];
-    if (all) params[key] = all;
-  }
-  const layer = input.path.layer ?? params.layer;
-  if (layer === undefined || layer === '') throw badRequest(`Missing required query parameter 'layer'.`);
-  // Without `type`: GeoJSON, as MMGIS answers (docs/geodatasets-read.md).
-  params.type ??= 'geojson';
-  if (params.type !== 'geojson' && params.type !== 'mvt') throw badRequest(`'type' must be geojson or mvt.`);
-  const filters = parseReadFilters(params);
-  const options = params.type === 'geojson' ? parseGeojsonOptions(params) : undefined;
-  const ds = await requireDataset(db.sql, String(layer));
-  if (!options) return tileResponse({ db, ds, query: params, headers });
-  const text = await readFeatureCollection(db.sql, ds, await resolveReadFilters(db.sql, filters), options);
-  return redirectIfLarge(rawJson(200, text));
-});
+export const handler = endpoint(
+  {
+    auth: 'viewer',
+    schema: { query, path },
+    responses: {
+      200: {
+        description: 'GeoJSON (`type=geojson`, the default) or a vector tile (`type=mvt`).',
+        content: {
+          'application/json': featureCollection,
+          'application/x-protobuf': { type: 'string', contentMediaType: 'application/x-protobuf' },
+        },
+      },
+      204: { description: 'An empty tile (with ETag and Cache-Control).' },
+      303: largeAnswer,
+      304: { description: 'The tile has not changed (If-None-Match).' },
+    },
+  },
+  async (input) => {
+    const { db, event, headers } = input;
+    const body =
+      event.httpMethod === 'POST' && input.body && typeof input.body === 'object' ? input.body : {};
+    const params: Record<string, any> = { ...(body as Record<string, unknown>), ...input.query };
+    // jQuery's repeated form `_source[]=a&_source[]=b`: every value, not only the last.
+    for (const key of ['_source[]', 'stats[]']) {
+      const all = event.multiValueQueryStringParameters?.[key];
+      if (all) params[key] = all;
+    }
+    const layer = input.path.layer ?? params.layer;
+    if (layer === undefined || layer === '') throw badRequest(`Missing required query parameter 'layer'.`);
+    // Without `type`: GeoJSON, as MMGIS answers (docs/geodatasets-read.md).
+    params.type ??= 'geojson';
+    if (params.type !== 'geojson' && params.type !== 'mvt')
+      throw badRequest(`'type' must be geojson or mvt.`);
+    const filters = parseReadFilters(params);
+    const options = params.type === 'geojson' ? parseGeojsonOptions(params) : undefined;
+    const ds = await requireDataset(db.sql, String(layer));
+    if (!options) return tileResponse({ db, ds, query: params, headers });
+    const text = await readFeatureCollection(db.sql, ds, await resolveReadFilters(db.sql, filters), options);
+    return redirectIfLarge(rawJson(200, text));
+  },
+);

@@ -2,6 +2,7 @@ import { requireDataset } from '#lib/geodatasets/catalog.ts';
 import { parseReadFilters } from '#lib/geodatasets/read/filters.ts';
 import { parseIntersectGeometry, readIntersect } from '#lib/geodatasets/read/intersect.ts';
 import { endpoint } from '#lib/http/endpoint.ts';
+import { intersectAnswer } from '#lib/http/openapi/shapes/geodatasets.ts';
 import { rawJson } from '#lib/http/response.ts';
 
 const body = {
@@ -20,10 +21,13 @@ const body = {
 } as const;
 
 /** POST /api/geodatasets/intersect: features intersecting a GeoJSON geometry, optionally in a time window. */
-export const handler = endpoint({ auth: 'viewer', schema: { body } }, async ({ body, db }) => {
-  const geometry = parseIntersectGeometry(body.intersect);
-  const { layer, intersect: _, ...rest } = body;
-  const filters = parseReadFilters(rest);
-  const ds = await requireDataset(db.sql, layer);
-  return rawJson(200, await readIntersect(db.sql, ds, filters, geometry));
-});
+export const handler = endpoint(
+  { auth: 'viewer', schema: { body }, responses: { 200: { schema: intersectAnswer } } },
+  async ({ body, db }) => {
+    const geometry = parseIntersectGeometry(body.intersect);
+    const { layer, intersect: _, ...rest } = body;
+    const filters = parseReadFilters(rest);
+    const ds = await requireDataset(db.sql, layer);
+    return rawJson(200, await readIntersect(db.sql, ds, filters, geometry));
+  },
+);

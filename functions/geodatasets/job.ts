@@ -1,4 +1,5 @@
 import { endpoint } from '#lib/http/endpoint.ts';
+import { jobAnswer } from '#lib/http/openapi/shapes/geodatasets.ts';
 import { getJob } from '#lib/jobs/jobs.ts';
 
 const path = {
@@ -8,7 +9,10 @@ const path = {
 } as const;
 
 /** GET /api/geodatasets/jobs/:id — the state of an async job. */
-export const handler = endpoint({ auth: 'admin', schema: { path } }, async ({ path, db }) => ({
-  status: 'success',
-  body: { job: await getJob(db.sql, path.id) },
-}));
+export const handler = endpoint(
+  { auth: 'admin', schema: { path }, responses: { 200: { schema: jobAnswer } } },
+  async ({ path, db }) => ({
+    status: 'success',
+    body: { job: await getJob(db.sql, path.id) },
+  }),
+);

@@ -1,6 +1,7 @@
 import { requireDataset } from '#lib/geodatasets/catalog.ts';
 import { readSearch } from '#lib/geodatasets/read/search.ts';
 import { endpoint } from '#lib/http/endpoint.ts';
+import { searchAnswer } from '#lib/http/openapi/shapes/geodatasets.ts';
 import { rawJson } from '#lib/http/response.ts';
 
 const body = {
@@ -23,7 +24,10 @@ const body = {
  * POST /api/geodatasets/search: features whose property `key` (a dot path) matches `value`, or the
  * MMGIS client's navigation forms (`last`, `id` + `offset` + `orderBy`); docs/geodatasets-read.md.
  */
-export const handler = endpoint({ auth: 'viewer', schema: { body } }, async ({ body, db }) => {
-  const ds = await requireDataset(db.sql, body.layer);
-  return rawJson(200, await readSearch(db.sql, ds, body));
-});
+export const handler = endpoint(
+  { auth: 'viewer', schema: { body }, responses: { 200: { schema: searchAnswer } } },
+  async ({ body, db }) => {
+    const ds = await requireDataset(db.sql, body.layer);
+    return rawJson(200, await readSearch(db.sql, ds, body));
+  },
+);

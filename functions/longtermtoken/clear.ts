@@ -1,6 +1,7 @@
 import { assertSession } from '#lib/auth/permissions.ts';
 import { clearToken } from '#lib/auth/tokens.ts';
 import { endpoint } from '#lib/http/endpoint.ts';
+import { successMessage } from '#lib/http/openapi/describe.ts';
 
 const body = {
   type: 'object',
@@ -8,8 +9,11 @@ const body = {
   properties: { id: { type: 'string', format: 'uuid' } },
 } as const;
 
-export const handler = endpoint({ auth: 'admin', schema: { body } }, async ({ body, db, principal }) => {
-  assertSession(principal);
-  await clearToken(db.sql, body.id);
-  return { status: 'success', message: `Revoked token ${body.id}.` };
-});
+export const handler = endpoint(
+  { auth: 'admin', schema: { body }, responses: { 200: { schema: successMessage() } } },
+  async ({ body, db, principal }) => {
+    assertSession(principal);
+    await clearToken(db.sql, body.id);
+    return { status: 'success', message: `Revoked token ${body.id}.` };
+  },
+);

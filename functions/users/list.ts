@@ -1,7 +1,11 @@
 import { listUsers } from '#lib/auth/users.ts';
 import { endpoint } from '#lib/http/endpoint.ts';
+import { usersAnswer } from '#lib/http/openapi/shapes/users.ts';
 
-export const handler = endpoint({ auth: 'admin' }, async ({ db }) => {
-  const users = await listUsers(db.sql);
-  return { status: 'success', body: { users } };
-});
+export const handler = endpoint(
+  { auth: 'admin', responses: { 200: { schema: usersAnswer } } },
+  async ({ db }) => {
+    const users = await listUsers(db.sql);
+    return { status: 'success', body: { users } };
+  },
+);

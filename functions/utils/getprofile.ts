@@ -1,4 +1,5 @@
 import { endpoint } from '#lib/http/endpoint.ts';
+import { profileAnswer, unreadableRaster } from '#lib/http/openapi/shapes/misc.ts';
 import { getProfile, parseProfileInput } from '#lib/rasters/profile.ts';
 import { srsLookup } from '#lib/rasters/srs.ts';
 import { missionStorage } from '#lib/storage/storage.ts';
@@ -9,7 +10,12 @@ const fields = (b: unknown) => b as Record<string, unknown>;
 
 /** POST /api/utils/getprofile {path, lat1, lon1, lat2, lon2, steps, axes?} (JSON or form). */
 export const handler = endpoint(
-  { auth: 'viewer', body: 'json-or-form', schema: { body } },
+  {
+    auth: 'viewer',
+    body: 'json-or-form',
+    schema: { body },
+    responses: { 200: { schema: profileAnswer }, 422: unreadableRaster },
+  },
   async ({ body, db }) => {
     const input = parseProfileInput(fields(body));
     const profile = await getProfile(missionStorage(), srsLookup(db.sql), input);

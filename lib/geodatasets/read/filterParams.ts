@@ -1,5 +1,6 @@
 import { badRequest } from '#lib/errors.ts';
 import { parseIsoInstant } from '#lib/iso8601.ts';
+import { toNumber } from '#lib/numbers.ts';
 import { numberLiteral } from '../numeric.ts';
 
 /**
@@ -83,8 +84,8 @@ function str(query: Record<string, unknown>, key: string): string | undefined {
 function num(query: Record<string, unknown>, key: string): number | undefined {
   const s = str(query, key);
   if (s === undefined) return undefined;
-  const n = Number(s.trim());
-  if (s.trim() === '' || !Number.isFinite(n))
+  const n = toNumber(s);
+  if (!Number.isFinite(n))
     throw badRequest(`'${key}' must be a number (got ${JSON.stringify(s).slice(0, 40)}).`);
   return n;
 }
