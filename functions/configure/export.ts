@@ -1,5 +1,6 @@
 import { exportConfigs, parseMissionList } from '#lib/configure/reads.ts';
 import { endpoint } from '#lib/http/endpoint.ts';
+import { ok } from '#lib/http/openapi/describe.ts';
 import { exportAnswer } from '#lib/http/openapi/shapes/configure.ts';
 
 const query = {
@@ -8,7 +9,7 @@ const query = {
 } as const;
 
 export const handler = endpoint(
-  { auth: 'viewer', schema: { query }, responses: { 200: { schema: exportAnswer } } },
+  { auth: 'viewer', schema: { query }, responses: ok(exportAnswer) },
   async ({ query, principal, db }) => ({
     status: 'success',
     missions: await exportConfigs(db.sql, principal, parseMissionList(query.mission)),

@@ -10,28 +10,27 @@ const query = {
   required: ['layer'],
 } as const;
 
-/** GET /api/datasets/download?layer=N[&format=csv]: the rows as JSON objects, or the table as CSV. */
-export const handler = endpoint(
-  {
-    auth: 'admin',
-    body: 'raw',
-    schema: { query },
-    responses: {
-      200: {
-        description: 'The rows as JSON objects, or with `format=csv` the table as CSV.',
-        content: { 'application/json': datasetRows, 'text/csv': { type: 'string' } },
-      },
+const options = {
+  auth: 'admin',
+  body: 'raw',
+  schema: { query },
+  responses: {
+    200: {
+      description: 'The rows as JSON objects, or with `format=csv` the table as CSV.',
+      content: { 'application/json': datasetRows, 'text/csv': { type: 'string' } },
     },
   },
-  async ({ query, db }) => {
-    const ds = await requireDataset(db.sql, query.layer);
-    const table = await readTable(db.sql, ds);
-    if (query.format === 'csv') {
-      return rawJson(200, toCsv(table), {
-        'Content-Type': 'text/csv; charset=utf-8',
-        'Content-Disposition': `attachment; filename="${ds.name}.csv"`,
-      });
-    }
-    return { status: 'success', body: toObjects(table) };
-  },
-);
+} as const;
+
+/** GET /api/datasets/download?layer=N[&format=csv]: the rows as JSON objects, or the table as CSV. */
+export const handler = endpoint(options, async ({ query, db }) => {
+  const ds = await requireDataset(db.sql, query.layer);
+  const table = await readTable(db.sql, ds);
+  if (query.format === 'csv') {
+    return rawJson(200, toCsv(table), {
+      'Content-Type': 'text/csv; charset=utf-8',
+      'Content-Disposition': `attachment; filename="${ds.name}.csv"`,
+    });
+  }
+  return { status: 'success', body: toObjects(table) };
+});

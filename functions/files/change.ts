@@ -3,15 +3,15 @@ import { fileChanges } from '#lib/draw/fileInput.ts';
 import { changeFile } from '#lib/draw/files.ts';
 import { asBody, int } from '#lib/draw/input.ts';
 import { endpoint } from '#lib/http/endpoint.ts';
+import { ok } from '#lib/http/openapi/describe.ts';
 import { fileAnswer } from '#lib/http/openapi/shapes/draw.ts';
 
-export const handler = endpoint(
-  { auth: 'user', body: 'json-or-form', responses: { 200: { schema: fileAnswer } } },
-  async ({ body, principal, db }) => {
-    const b = asBody(body);
-    const id = int(b, 'id');
-    const changes = fileChanges(b);
-    const file = await db.transaction((tx) => changeFile(tx, caller(principal), id, changes));
-    return { status: 'success', message: 'Successfully changed file.', body: file };
-  },
-);
+const options = { auth: 'user', body: 'json-or-form', responses: ok(fileAnswer) } as const;
+
+export const handler = endpoint(options, async ({ body, principal, db }) => {
+  const b = asBody(body);
+  const id = int(b, 'id');
+  const changes = fileChanges(b);
+  const file = await db.transaction((tx) => changeFile(tx, caller(principal), id, changes));
+  return { status: 'success', message: 'Successfully changed file.', body: file };
+});

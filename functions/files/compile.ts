@@ -1,5 +1,6 @@
 import { compile } from '#lib/draw/compile.ts';
 import { endpoint } from '#lib/http/endpoint.ts';
+import { ok } from '#lib/http/openapi/describe.ts';
 import { compileAnswer } from '#lib/http/openapi/shapes/draw.ts';
 
 const query = {
@@ -10,10 +11,9 @@ const query = {
   },
 } as const;
 
-export const handler = endpoint(
-  { auth: 'user', schema: { query }, responses: { 200: { schema: compileAnswer } } },
-  async ({ query, db }) => {
-    const result = await compile(db.sql, query.time ?? Number.MAX_SAFE_INTEGER, query.verbose);
-    return { status: 'success', message: 'Compiled.', body: result };
-  },
-);
+const options = { auth: 'user', schema: { query }, responses: ok(compileAnswer) } as const;
+
+export const handler = endpoint(options, async ({ query, db }) => {
+  const result = await compile(db.sql, query.time ?? Number.MAX_SAFE_INTEGER, query.verbose);
+  return { status: 'success', message: 'Compiled.', body: result };
+});

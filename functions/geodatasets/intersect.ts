@@ -2,6 +2,7 @@ import { requireDataset } from '#lib/geodatasets/catalog.ts';
 import { parseReadFilters } from '#lib/geodatasets/read/filters.ts';
 import { parseIntersectGeometry, readIntersect } from '#lib/geodatasets/read/intersect.ts';
 import { endpoint } from '#lib/http/endpoint.ts';
+import { ok } from '#lib/http/openapi/describe.ts';
 import { intersectAnswer } from '#lib/http/openapi/shapes/geodatasets.ts';
 import { rawJson } from '#lib/http/response.ts';
 
@@ -22,7 +23,7 @@ const body = {
 
 /** POST /api/geodatasets/intersect: features intersecting a GeoJSON geometry, optionally in a time window. */
 export const handler = endpoint(
-  { auth: 'viewer', schema: { body }, responses: { 200: { schema: intersectAnswer } } },
+  { auth: 'viewer', schema: { body }, responses: ok(intersectAnswer) },
   async ({ body, db }) => {
     const geometry = parseIntersectGeometry(body.intersect);
     const { layer, intersect: _, ...rest } = body;

@@ -1,4 +1,5 @@
 import { endpoint } from '#lib/http/endpoint.ts';
+import { ok } from '#lib/http/openapi/describe.ts';
 import { jobAnswer } from '#lib/http/openapi/shapes/geodatasets.ts';
 import { getJob } from '#lib/jobs/jobs.ts';
 
@@ -10,7 +11,7 @@ const path = {
 
 /** GET /api/geodatasets/jobs/:id — the state of an async job. */
 export const handler = endpoint(
-  { auth: 'admin', schema: { path }, responses: { 200: { schema: jobAnswer } } },
+  { auth: 'admin', schema: { path }, responses: ok(jobAnswer) },
   async ({ path, db }) => ({
     status: 'success',
     body: { job: await getJob(db.sql, path.id) },

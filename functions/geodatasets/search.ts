@@ -1,6 +1,7 @@
 import { requireDataset } from '#lib/geodatasets/catalog.ts';
 import { readSearch } from '#lib/geodatasets/read/search.ts';
 import { endpoint } from '#lib/http/endpoint.ts';
+import { ok } from '#lib/http/openapi/describe.ts';
 import { searchAnswer } from '#lib/http/openapi/shapes/geodatasets.ts';
 import { rawJson } from '#lib/http/response.ts';
 
@@ -25,7 +26,7 @@ const body = {
  * MMGIS client's navigation forms (`last`, `id` + `offset` + `orderBy`); docs/geodatasets-read.md.
  */
 export const handler = endpoint(
-  { auth: 'viewer', schema: { body }, responses: { 200: { schema: searchAnswer } } },
+  { auth: 'viewer', schema: { body }, responses: ok(searchAnswer) },
   async ({ body, db }) => {
     const ds = await requireDataset(db.sql, body.layer);
     return rawJson(200, await readSearch(db.sql, ds, body));

@@ -4,6 +4,7 @@ import { readBounds, toTileJson } from '#lib/geodatasets/tiles/tilejson.ts';
 import { parseTileSource } from '#lib/geodatasets/tiles/tileParams.ts';
 import { endpoint } from '#lib/http/endpoint.ts';
 import { publicBaseUrl } from '#lib/http/headers.ts';
+import { ok } from '#lib/http/openapi/describe.ts';
 import { tileJsonAnswer } from '#lib/http/openapi/shapes/geodatasets.ts';
 import { respond } from '#lib/http/response.ts';
 
@@ -14,7 +15,7 @@ const path = { type: 'object', properties: { name: { type: 'string' } }, require
  * The tiles URL carries the dataset version, so this answer must not be cached for long.
  */
 export const handler = endpoint(
-  { auth: 'viewer', schema: { path }, responses: { 200: { schema: tileJsonAnswer } } },
+  { auth: 'viewer', schema: { path }, responses: ok(tileJsonAnswer) },
   async ({ db, path, query, event }) => {
     const ds = await requireDataset(db.sql, path.name);
     const source = parseTileSource(query);

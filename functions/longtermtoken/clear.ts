@@ -1,7 +1,7 @@
 import { assertSession } from '#lib/auth/permissions.ts';
 import { clearToken } from '#lib/auth/tokens.ts';
 import { endpoint } from '#lib/http/endpoint.ts';
-import { successMessage } from '#lib/http/openapi/describe.ts';
+import { ok, successMessage } from '#lib/http/openapi/describe.ts';
 
 const body = {
   type: 'object',
@@ -10,7 +10,7 @@ const body = {
 } as const;
 
 export const handler = endpoint(
-  { auth: 'admin', schema: { body }, responses: { 200: { schema: successMessage() } } },
+  { auth: 'admin', schema: { body }, responses: ok(successMessage()) },
   async ({ body, db, principal }) => {
     assertSession(principal);
     await clearToken(db.sql, body.id);

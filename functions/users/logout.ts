@@ -1,11 +1,11 @@
 import { clearedSessionCookie } from '#lib/auth/cookies.ts';
 import { endSession } from '#lib/auth/sessions.ts';
 import { endpoint } from '#lib/http/endpoint.ts';
-import { successMessage } from '#lib/http/openapi/describe.ts';
+import { ok, successMessage } from '#lib/http/openapi/describe.ts';
 import { respond } from '#lib/http/response.ts';
 
 export const handler = endpoint(
-  { auth: 'public', responses: { 200: { schema: successMessage() } } },
+  { auth: 'public', responses: ok(successMessage()) },
   async ({ db, principal, headers }) => {
     if (principal.sessionCookie) await endSession(db.sql, principal.sessionCookie);
     return respond(

@@ -1,6 +1,7 @@
 import { email, missionName, newPassword as password, username } from '#lib/auth/schemas.ts';
 import { updateUser } from '#lib/auth/users.ts';
 import { endpoint } from '#lib/http/endpoint.ts';
+import { ok } from '#lib/http/openapi/describe.ts';
 import { updatedUser } from '#lib/http/openapi/shapes/users.ts';
 
 const body = {
@@ -17,7 +18,7 @@ const body = {
 } as const;
 
 export const handler = endpoint(
-  { auth: 'admin', schema: { body }, responses: { 200: { schema: updatedUser } } },
+  { auth: 'admin', schema: { body }, responses: ok(updatedUser) },
   async ({ body, db, principal }) => {
     const { username: name, ...changes } = body;
     // A password change ends the user's other sessions; the session making the change is kept.

@@ -1,4 +1,5 @@
 import { endpoint } from '#lib/http/endpoint.ts';
+import { ok } from '#lib/http/openapi/describe.ts';
 import { tilesetTimesAnswer } from '#lib/http/openapi/shapes/misc.ts';
 import { queryTilesetTimes } from '#lib/rasters/tilesetTimes.ts';
 import { missionStorage } from '#lib/storage/storage.ts';
@@ -10,7 +11,7 @@ const query = {
 
 /** GET /api/utils/queryTilesetTimes?path=...&starttime=&endtime= → {times: [{t, n}]}. */
 export const handler = endpoint(
-  { auth: 'viewer', body: 'raw', schema: { query }, responses: { 200: { schema: tilesetTimesAnswer } } },
+  { auth: 'viewer', body: 'raw', schema: { query }, responses: ok(tilesetTimesAnswer) },
   async ({ query }) => ({
     status: 'success',
     body: { times: await queryTilesetTimes(missionStorage(), query) },

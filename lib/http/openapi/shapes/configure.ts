@@ -1,4 +1,5 @@
-import { arrayOf, boolean, dateTime, integer, object, string, successWith } from '../describe.ts';
+import { successWith } from '../describe.ts';
+import { arrayOf, boolean, dateTime, integer, object, string } from '../json.ts';
 
 /** Response shapes of /api/configure (docs/contract.md#3-configure-api, docs/configure.md). */
 

@@ -1,4 +1,5 @@
-import { arrayOf, integer, nullable, number, object, string, successMessage } from '../describe.ts';
+import { successMessage } from '../describe.ts';
+import { arrayOf, integer, nullable, number, object, string } from '../json.ts';
 import { featureCollection } from './geodatasets.ts';
 
 /** Response shapes of /api/draw and /api/files (docs/draw.md): every answer is `{status, message, body}`. */
@@ -35,7 +36,7 @@ export const writtenFeature = successMessage(
   object({ id: nullable(integer), uuid: nullable(string), intent: nullable(string), ids }, ['ids']),
 );
 /** draw/merge and draw/split: the new features' ids. */
-export const newIds = successMessage(object({ ids }));
+export const idsAnswer = successMessage(object({ ids }));
 /** draw/remove: the file's feature ids after the removal. */
 export const historyIds = successMessage(ids);
 /** draw/undo: the snapshot restored. */

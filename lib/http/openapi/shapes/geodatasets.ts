@@ -1,14 +1,5 @@
-import {
-  arrayOf,
-  dateTime,
-  integer,
-  nullable,
-  number,
-  object,
-  string,
-  successMessage,
-  successWith,
-} from '../describe.ts';
+import { successMessage, successWith } from '../describe.ts';
+import { arrayOf, dateTime, integer, nullable, number, object, string } from '../json.ts';
 
 /** Response shapes of /api/geodatasets (docs/contract.md#4-geodatasets-api, docs/geodatasets-read.md). */
 

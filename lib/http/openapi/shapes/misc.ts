@@ -1,14 +1,5 @@
-import {
-  arrayOf,
-  failure,
-  integer,
-  nullable,
-  number,
-  object,
-  string,
-  successMessage,
-  successWith,
-} from '../describe.ts';
+import { failure, successMessage, successWith } from '../describe.ts';
+import { arrayOf, integer, nullable, number, object, string } from '../json.ts';
 
 /** Response shapes of /api/datasets, /api/shortener and /api/utils (docs/datasets.md, docs/shortener.md, docs/utils.md). */
 

@@ -1,14 +1,5 @@
-import {
-  arrayOf,
-  dateTime,
-  failure,
-  integer,
-  nullable,
-  object,
-  string,
-  successMessage,
-  successWith,
-} from '../describe.ts';
+import { failure, successMessage, successWith } from '../describe.ts';
+import { arrayOf, dateTime, integer, nullable, object, string } from '../json.ts';
 
 /** Response shapes of /api/users and /api/longtermtoken (docs/contract.md#2-authentication-and-permissions, docs/auth.md). */
 
