@@ -1,3 +1,5 @@
+import { envText } from '#lib/settings.ts';
+
 /**
  * Structured JSON logs (one line each, CloudWatch-friendly), with request context: the request-log
  * middleware appends `requestId` (and method, path) once per request, so every line logged while a
@@ -17,8 +19,9 @@ export function clearLogContext(): void {
 
 /** One log line: `level`, `time`, `message`, the request context, then `fields`. */
 export function log(level: 'info' | 'warn' | 'error', message: string, fields: Record<string, unknown> = {}) {
-  if (process.env.LOG_LEVEL === 'silent') return;
-  if (level === 'info' && process.env.LOG_LEVEL === 'warn') return;
+  const threshold = envText('LOG_LEVEL');
+  if (threshold === 'silent') return;
+  if (level === 'info' && threshold === 'warn') return;
   const line = JSON.stringify({ level, time: new Date().toISOString(), message, ...context, ...fields });
   if (level === 'error') console.error(line);
   else console.log(line);

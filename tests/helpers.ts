@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { inject } from 'vitest';
+import { assertConforms } from './fixtures/openapiConformance.ts';
 
 export const apiUrl = () => inject('apiUrl');
 export const apiUrlLocal = () => inject('apiUrlLocal');
@@ -20,7 +21,8 @@ export interface ApiResponse<T = any> {
 
 /**
  * One HTTP request against the running service. `token` adds `Authorization: Bearer`; `cookie` a Cookie
- * header; a string `body` is sent as is (for malformed JSON tests), anything else as JSON.
+ * header; a string `body` is sent as is (for malformed JSON tests), anything else as JSON. A JSON answer
+ * must conform to the service's OpenAPI document (tests/fixtures/openapiConformance.ts), else this throws.
  */
 export async function call<T = any>(
   method: string,
@@ -41,7 +43,8 @@ export async function call<T = any>(
     body = typeof opts.body === 'string' ? opts.body : JSON.stringify(opts.body);
     headers['content-type'] ??= 'application/json';
   }
-  const res = await fetch(`${opts.base ?? apiUrl()}${path}`, { method, headers, body, redirect: 'manual' });
+  const base = opts.base ?? apiUrl();
+  const res = await fetch(`${base}${path}`, { method, headers, body, redirect: 'manual' });
   const text = await res.text();
   let parsed: any = text;
   try {
@@ -49,6 +52,8 @@ export async function call<T = any>(
   } catch {
     // not JSON
   }
+  const contentType = res.headers.get('content-type');
+  await assertConforms(base, method, path, { status: res.status, contentType, body: parsed, text });
   return { status: res.status, headers: res.headers, body: parsed, text };
 }
 

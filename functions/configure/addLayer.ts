@@ -1,11 +1,11 @@
 import { addLayer } from '#lib/configure/operations.ts';
+import { addLayerBody } from '#lib/configure/requests.ts';
 import { endpoint } from '#lib/http/endpoint.ts';
-
-const body = {
-  type: 'object',
-  required: ['mission', 'layer'],
-  properties: { mission: { type: 'string' }, forceClientUpdate: { type: 'boolean' } },
-} as const;
+import { ok } from '#lib/http/openapi/describe.ts';
+import { changeAnswer } from '#lib/http/openapi/shapes/configure.ts';
 
 /** Adds one layer or an ordered list of layers at `placement`. */
-export const handler = endpoint({ auth: 'admin', schema: { body } }, ({ body, db }) => addLayer(db, body));
+export const handler = endpoint(
+  { auth: 'admin', schema: { body: addLayerBody }, responses: ok(changeAnswer) },
+  ({ body, db }) => addLayer(db, body),
+);

@@ -1,12 +1,17 @@
 import { exportConfigs, parseMissionList } from '#lib/configure/reads.ts';
 import { endpoint } from '#lib/http/endpoint.ts';
+import { ok } from '#lib/http/openapi/describe.ts';
+import { exportAnswer } from '#lib/http/openapi/shapes/configure.ts';
 
 const query = {
   type: 'object',
   properties: { mission: { type: 'string', maxLength: 10000 } },
 } as const;
 
-export const handler = endpoint({ auth: 'viewer', schema: { query } }, async ({ query, principal, db }) => ({
-  status: 'success',
-  missions: await exportConfigs(db.sql, principal, parseMissionList(query.mission)),
-}));
+export const handler = endpoint(
+  { auth: 'viewer', schema: { query }, responses: ok(exportAnswer) },
+  async ({ query, principal, db }) => ({
+    status: 'success',
+    missions: await exportConfigs(db.sql, principal, parseMissionList(query.mission)),
+  }),
+);

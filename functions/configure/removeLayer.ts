@@ -1,11 +1,11 @@
 import { removeLayer } from '#lib/configure/operations.ts';
+import { removeLayerBody } from '#lib/configure/requests.ts';
 import { endpoint } from '#lib/http/endpoint.ts';
-
-const body = {
-  type: 'object',
-  required: ['mission', 'layerUUID'],
-  properties: { mission: { type: 'string' }, forceClientUpdate: { type: 'boolean' } },
-} as const;
+import { ok } from '#lib/http/openapi/describe.ts';
+import { changeAnswer } from '#lib/http/openapi/shapes/configure.ts';
 
 /** Removes layers and their sublayers. */
-export const handler = endpoint({ auth: 'admin', schema: { body } }, ({ body, db }) => removeLayer(db, body));
+export const handler = endpoint(
+  { auth: 'admin', schema: { body: removeLayerBody }, responses: ok(changeAnswer) },
+  ({ body, db }) => removeLayer(db, body),
+);

@@ -1,13 +1,11 @@
 import { updateInitialView } from '#lib/configure/operations.ts';
+import { changeBody } from '#lib/configure/requests.ts';
 import { endpoint } from '#lib/http/endpoint.ts';
-
-const body = {
-  type: 'object',
-  required: ['mission'],
-  properties: { mission: { type: 'string' }, forceClientUpdate: { type: 'boolean' } },
-} as const;
+import { ok } from '#lib/http/openapi/describe.ts';
+import { changeAnswer } from '#lib/http/openapi/shapes/configure.ts';
 
 /** Sets the map's initial center and zoom (`msv.view`). */
-export const handler = endpoint({ auth: 'admin', schema: { body } }, ({ body, db }) =>
-  updateInitialView(db, body),
+export const handler = endpoint(
+  { auth: 'admin', schema: { body: changeBody }, responses: ok(changeAnswer) },
+  ({ body, db }) => updateInitialView(db, body),
 );

@@ -1,6 +1,7 @@
 import { toCsv } from '#lib/datasets/csv.ts';
 import { readTable, requireDataset, toObjects } from '#lib/datasets/store.ts';
 import { endpoint } from '#lib/http/endpoint.ts';
+import { datasetRows } from '#lib/http/openapi/shapes/misc.ts';
 import { rawJson } from '#lib/http/response.ts';
 
 const query = {
@@ -9,8 +10,20 @@ const query = {
   required: ['layer'],
 } as const;
 
+const options = {
+  auth: 'admin',
+  body: 'raw',
+  schema: { query },
+  responses: {
+    200: {
+      description: 'The rows as JSON objects, or with `format=csv` the table as CSV.',
+      content: { 'application/json': datasetRows, 'text/csv': { type: 'string' } },
+    },
+  },
+} as const;
+
 /** GET /api/datasets/download?layer=N[&format=csv]: the rows as JSON objects, or the table as CSV. */
-export const handler = endpoint({ auth: 'admin', body: 'raw', schema: { query } }, async ({ query, db }) => {
+export const handler = endpoint(options, async ({ query, db }) => {
   const ds = await requireDataset(db.sql, query.layer);
   const table = await readTable(db.sql, ds);
   if (query.format === 'csv') {

@@ -1,10 +1,14 @@
 import { removeDataset } from '#lib/datasets/store.ts';
 import { endpoint } from '#lib/http/endpoint.ts';
+import { ok, successMessage } from '#lib/http/openapi/describe.ts';
 
 const path = { type: 'object', properties: { name: { type: 'string' } }, required: ['name'] } as const;
 
 /** DELETE /api/datasets/remove/{name}; unknown: 404. */
-export const handler = endpoint({ auth: 'admin', body: 'raw', schema: { path } }, async ({ path, db }) => {
-  await removeDataset(db.sql, path.name);
-  return { status: 'success', message: `Removed dataset '${path.name}'.` };
-});
+export const handler = endpoint(
+  { auth: 'admin', body: 'raw', schema: { path }, responses: ok(successMessage()) },
+  async ({ path, db }) => {
+    await removeDataset(db.sql, path.name);
+    return { status: 'success', message: `Removed dataset '${path.name}'.` };
+  },
+);

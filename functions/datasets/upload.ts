@@ -1,6 +1,8 @@
 import { parseCsv } from '#lib/datasets/csv.ts';
 import { assertName, writeDataset } from '#lib/datasets/store.ts';
 import { endpoint } from '#lib/http/endpoint.ts';
+import { ok } from '#lib/http/openapi/describe.ts';
+import { datasetWritten } from '#lib/http/openapi/shapes/misc.ts';
 
 const query = {
   type: 'object',
@@ -8,13 +10,12 @@ const query = {
   required: ['name'],
 } as const;
 
+const options = { auth: 'admin', body: 'raw', schema: { query }, responses: ok(datasetWritten) } as const;
+
 /** POST /api/datasets/upload?name=N[&mode=replace|append], body text/csv (RFC 4180). */
-export const handler = endpoint(
-  { auth: 'admin', body: 'raw', schema: { query } },
-  async ({ query, rawBody, db }) => {
-    const name = assertName(query.name);
-    const table = parseCsv(rawBody ?? '');
-    const r = await writeDataset(db, name, table, query.mode ?? 'replace');
-    return { status: 'success', message: `Stored ${r.added} rows in dataset '${name}'.`, body: r };
-  },
-);
+export const handler = endpoint(options, async ({ query, rawBody, db }) => {
+  const name = assertName(query.name);
+  const table = parseCsv(rawBody ?? '');
+  const r = await writeDataset(db, name, table, query.mode ?? 'replace');
+  return { status: 'success', message: `Stored ${r.added} rows in dataset '${name}'.`, body: r };
+});

@@ -4,8 +4,12 @@ import { FEATURE_INTENTS } from '#lib/draw/files.ts';
 import { validGeometry } from '#lib/draw/geometry.ts';
 import { asBody, bool, int, oneOf, optJson, optObject } from '#lib/draw/input.ts';
 import { endpoint } from '#lib/http/endpoint.ts';
+import { ok } from '#lib/http/openapi/describe.ts';
+import { writtenFeature } from '#lib/http/openapi/shapes/draw.ts';
 
-export const handler = endpoint({ auth: 'user', body: 'json-or-form' }, async ({ body, principal, db }) => {
+const options = { auth: 'user', body: 'json-or-form', responses: ok(writtenFeature) } as const;
+
+export const handler = endpoint(options, async ({ body, principal, db }) => {
   const b = asBody(body);
   const fileId = int(b, 'file_id');
   const geometry = optJson(b, 'geometry');

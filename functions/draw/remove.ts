@@ -2,8 +2,12 @@ import { caller } from '#lib/draw/access.ts';
 import { removeFeature } from '#lib/draw/features.ts';
 import { asBody, int } from '#lib/draw/input.ts';
 import { endpoint } from '#lib/http/endpoint.ts';
+import { ok } from '#lib/http/openapi/describe.ts';
+import { historyIds } from '#lib/http/openapi/shapes/draw.ts';
 
-export const handler = endpoint({ auth: 'user', body: 'json-or-form' }, async ({ body, principal, db }) => {
+const options = { auth: 'user', body: 'json-or-form', responses: ok(historyIds) } as const;
+
+export const handler = endpoint(options, async ({ body, principal, db }) => {
   const b = asBody(body);
   const fileId = int(b, 'file_id');
   const id = int(b, 'id');

@@ -4,8 +4,12 @@ import { isLinear, validGeometry } from '#lib/draw/geometry.ts';
 import { asBody, idList, int, optJson } from '#lib/draw/input.ts';
 import { badRequest } from '#lib/errors.ts';
 import { endpoint } from '#lib/http/endpoint.ts';
+import { ok } from '#lib/http/openapi/describe.ts';
+import { idsAnswer } from '#lib/http/openapi/shapes/draw.ts';
 
-export const handler = endpoint({ auth: 'user', body: 'json-or-form' }, async ({ body, principal, db }) => {
+const options = { auth: 'user', body: 'json-or-form', responses: ok(idsAnswer) } as const;
+
+export const handler = endpoint(options, async ({ body, principal, db }) => {
   const b = asBody(body);
   const fileId = int(b, 'file_id');
   const blade = validGeometry(optJson(b, 'split'), 'split', true);

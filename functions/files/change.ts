@@ -3,8 +3,12 @@ import { fileChanges } from '#lib/draw/fileInput.ts';
 import { changeFile } from '#lib/draw/files.ts';
 import { asBody, int } from '#lib/draw/input.ts';
 import { endpoint } from '#lib/http/endpoint.ts';
+import { ok } from '#lib/http/openapi/describe.ts';
+import { fileAnswer } from '#lib/http/openapi/shapes/draw.ts';
 
-export const handler = endpoint({ auth: 'user', body: 'json-or-form' }, async ({ body, principal, db }) => {
+const options = { auth: 'user', body: 'json-or-form', responses: ok(fileAnswer) } as const;
+
+export const handler = endpoint(options, async ({ body, principal, db }) => {
   const b = asBody(body);
   const id = int(b, 'id');
   const changes = fileChanges(b);

@@ -3,8 +3,12 @@ import { FILE_INTENTS } from '#lib/draw/files.ts';
 import { asBody, bool, idList, oneOf, optInt } from '#lib/draw/input.ts';
 import { getFiles, publishedLayer } from '#lib/draw/read.ts';
 import { endpoint } from '#lib/http/endpoint.ts';
+import { ok } from '#lib/http/openapi/describe.ts';
+import { getFileAnswer } from '#lib/http/openapi/shapes/draw.ts';
 
-export const handler = endpoint({ auth: 'user', body: 'json-or-form' }, async ({ body, principal, db }) => {
+const options = { auth: 'user', body: 'json-or-form', responses: ok(getFileAnswer) } as const;
+
+export const handler = endpoint(options, async ({ body, principal, db }) => {
   const b = asBody(body);
   const c = caller(principal);
   if (bool(b, 'quick_published', false)) {

@@ -4,8 +4,12 @@ import { FILE_INTENTS, makeFile, PUBLICITY } from '#lib/draw/files.ts';
 import { asBody, oneOf, optJson, optString } from '#lib/draw/input.ts';
 import { badRequest } from '#lib/errors.ts';
 import { endpoint } from '#lib/http/endpoint.ts';
+import { ok } from '#lib/http/openapi/describe.ts';
+import { madeFile } from '#lib/http/openapi/shapes/draw.ts';
 
-export const handler = endpoint({ auth: 'user', body: 'json-or-form' }, async ({ body, principal, db }) => {
+const options = { auth: 'user', body: 'json-or-form', responses: ok(madeFile) } as const;
+
+export const handler = endpoint(options, async ({ body, principal, db }) => {
   const b = asBody(body);
   const fileName = optString(b, 'file_name', 500);
   if (!fileName?.trim()) throw badRequest("Missing required body field 'file_name'.");

@@ -3,10 +3,14 @@ import { modifyKeyword } from '#lib/draw/files.ts';
 import { asBody, oneOf, optString } from '#lib/draw/input.ts';
 import { badRequest } from '#lib/errors.ts';
 import { endpoint } from '#lib/http/endpoint.ts';
+import { ok } from '#lib/http/openapi/describe.ts';
+import { keywordAnswer } from '#lib/http/openapi/shapes/draw.ts';
 
 const word = /^[^\s~]{1,200}$/;
 
-export const handler = endpoint({ auth: 'user', body: 'json-or-form' }, async ({ body, principal, db }) => {
+const options = { auth: 'user', body: 'json-or-form', responses: ok(keywordAnswer) } as const;
+
+export const handler = endpoint(options, async ({ body, principal, db }) => {
   const b = asBody(body);
   const keyword = optString(b, 'keyword');
   if (!keyword || !word.test(keyword))

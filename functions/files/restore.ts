@@ -2,8 +2,12 @@ import { caller } from '#lib/draw/access.ts';
 import { setHidden } from '#lib/draw/files.ts';
 import { asBody, int } from '#lib/draw/input.ts';
 import { endpoint } from '#lib/http/endpoint.ts';
+import { ok } from '#lib/http/openapi/describe.ts';
+import { fileAnswer } from '#lib/http/openapi/shapes/draw.ts';
 
-export const handler = endpoint({ auth: 'user', body: 'json-or-form' }, async ({ body, principal, db }) => {
+const options = { auth: 'user', body: 'json-or-form', responses: ok(fileAnswer) } as const;
+
+export const handler = endpoint(options, async ({ body, principal, db }) => {
   const id = int(asBody(body), 'id');
   const file = await db.transaction((tx) => setHidden(tx, caller(principal), id, false));
   return { status: 'success', message: 'File restored.', body: file };

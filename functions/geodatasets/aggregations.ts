@@ -3,11 +3,15 @@ import { parseSampleSize, readAggregations } from '#lib/geodatasets/read/aggrega
 import { parseReadFilters } from '#lib/geodatasets/read/filters.ts';
 import { mmgisAggregations } from '#lib/geodatasets/read/mmgisAggregations.ts';
 import { endpoint } from '#lib/http/endpoint.ts';
+import { ok } from '#lib/http/openapi/describe.ts';
+import { aggregationsAnswer } from '#lib/http/openapi/shapes/geodatasets.ts';
 
 const query = { type: 'object', properties: { layer: { type: 'string' } }, required: ['layer'] } as const;
 
+const options = { auth: 'viewer', schema: { query }, responses: ok(aggregationsAnswer) } as const;
+
 /** GET /api/geodatasets/aggregations: histograms and value counts of a random sample of one layer. */
-export const handler = endpoint({ auth: 'viewer', schema: { query } }, async ({ query, db }) => {
+export const handler = endpoint(options, async ({ query, db }) => {
   const filters = parseReadFilters(query);
   const limit = parseSampleSize(query);
   const ds = await requireDataset(db.sql, query.layer);

@@ -4,7 +4,7 @@ import { parseReadFilters, resolveReadFilters } from '#lib/geodatasets/read/filt
 import { parseGeojsonOptions, streamFeatureCollection } from '#lib/geodatasets/read/geojson.ts';
 import { endpoint } from '#lib/http/endpoint.ts';
 import { streamedJson } from '#lib/http/largeResponse.ts';
-import { featureCollection, oversizedAnswer } from '#lib/http/openapi/describe.ts';
+import { featureCollection, largeAnswer } from '#lib/http/openapi/shapes/geodatasets.ts';
 import { tileResponse } from '#lib/http/tileResponse.ts';
 
 const query = {
@@ -25,34 +25,44 @@ const path = { type: 'object', properties: { layer: { type: 'string' } } } as co
  * body): GeoJSON text built by the database, streamed (inline, or 303 to S3 above the inline limit), or a
  * vector tile (`type=mvt`).
  */
-const responses = {
-  200: {
-    description:
-      'The GeoJSON FeatureCollection (type=geojson, the default), or a vector tile (type=mvt, ' +
-      'application/vnd.mapbox-vector-tile).',
-    schema: featureCollection,
+export const handler = endpoint(
+  {
+    auth: 'viewer',
+    schema: { query, path },
+    responses: {
+      200: {
+        description: 'GeoJSON (`type=geojson`, the default) or a vector tile (`type=mvt`).',
+        content: {
+          'application/json': featureCollection,
+          'application/x-protobuf': { type: 'string', contentMediaType: 'application/x-protobuf' },
+        },
+      },
+      204: { description: 'An empty tile (with ETag and Cache-Control).' },
+      303: largeAnswer,
+      304: { description: 'The tile has not changed (If-None-Match).' },
+    },
   },
-  303: oversizedAnswer,
-};
-
-export const handler = endpoint({ auth: 'viewer', schema: { query, path }, responses }, async (input) => {
-  const { db, event, headers } = input;
-  const body = event.httpMethod === 'POST' && input.body && typeof input.body === 'object' ? input.body : {};
-  const params: Record<string, any> = { ...(body as Record<string, unknown>), ...input.query };
-  // jQuery's repeated form `_source[]=a&_source[]=b`: every value, not only the last.
-  for (const key of ['_source[]', 'stats[]']) {
-    const all = event.multiValueQueryStringParameters?.[key];
-    if (all) params[key] = all;
-  }
-  const layer = input.path.layer ?? params.layer;
-  if (layer === undefined || layer === '') throw badRequest(`Missing required query parameter 'layer'.`);
-  // Without `type`: GeoJSON, as MMGIS answers (docs/geodatasets-read.md).
-  params.type ??= 'geojson';
-  if (params.type !== 'geojson' && params.type !== 'mvt') throw badRequest(`'type' must be geojson or mvt.`);
-  const filters = parseReadFilters(params);
-  const options = params.type === 'geojson' ? parseGeojsonOptions(params) : undefined;
-  const ds = await requireDataset(db.sql, String(layer));
-  if (!options) return tileResponse({ db, ds, query: params, headers });
-  const features = streamFeatureCollection(db.sql, ds, await resolveReadFilters(db.sql, filters), options);
-  return streamedJson(features, 'read it in pages with limit and offset');
-});
+  async (input) => {
+    const { db, event, headers } = input;
+    const body =
+      event.httpMethod === 'POST' && input.body && typeof input.body === 'object' ? input.body : {};
+    const params: Record<string, any> = { ...(body as Record<string, unknown>), ...input.query };
+    // jQuery's repeated form `_source[]=a&_source[]=b`: every value, not only the last.
+    for (const key of ['_source[]', 'stats[]']) {
+      const all = event.multiValueQueryStringParameters?.[key];
+      if (all) params[key] = all;
+    }
+    const layer = input.path.layer ?? params.layer;
+    if (layer === undefined || layer === '') throw badRequest(`Missing required query parameter 'layer'.`);
+    // Without `type`: GeoJSON, as MMGIS answers (docs/geodatasets-read.md).
+    params.type ??= 'geojson';
+    if (params.type !== 'geojson' && params.type !== 'mvt')
+      throw badRequest(`'type' must be geojson or mvt.`);
+    const filters = parseReadFilters(params);
+    const options = params.type === 'geojson' ? parseGeojsonOptions(params) : undefined;
+    const ds = await requireDataset(db.sql, String(layer));
+    if (!options) return tileResponse({ db, ds, query: params, headers });
+    const features = streamFeatureCollection(db.sql, ds, await resolveReadFilters(db.sql, filters), options);
+    return streamedJson(features, 'read it in pages with limit and offset');
+  },
+);

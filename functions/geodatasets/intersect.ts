@@ -3,7 +3,7 @@ import { parseReadFilters } from '#lib/geodatasets/read/filters.ts';
 import { parseIntersectGeometry, readIntersect } from '#lib/geodatasets/read/intersect.ts';
 import { endpoint } from '#lib/http/endpoint.ts';
 import { streamedJson } from '#lib/http/largeResponse.ts';
-import { featureCollection, oversizedAnswer, successWith } from '#lib/http/openapi/describe.ts';
+import { intersectAnswer, largeAnswer } from '#lib/http/openapi/shapes/geodatasets.ts';
 
 const body = {
   type: 'object',
@@ -21,18 +21,20 @@ const body = {
 } as const;
 
 /** POST /api/geodatasets/intersect: features intersecting a GeoJSON geometry, optionally in a time window. */
-const responses = {
-  200: {
-    description: 'The intersecting features.',
-    schema: successWith({ body: featureCollection }, ['body']),
+export const handler = endpoint(
+  {
+    auth: 'viewer',
+    schema: { body },
+    responses: {
+      200: { description: 'The intersecting features.', schema: intersectAnswer },
+      303: largeAnswer,
+    },
   },
-  303: oversizedAnswer,
-};
-
-export const handler = endpoint({ auth: 'viewer', schema: { body }, responses }, async ({ body, db }) => {
-  const geometry = parseIntersectGeometry(body.intersect);
-  const { layer, intersect: _, ...rest } = body;
-  const filters = parseReadFilters(rest);
-  const ds = await requireDataset(db.sql, layer);
-  return streamedJson(readIntersect(db.sql, ds, filters, geometry));
-});
+  async ({ body, db }) => {
+    const geometry = parseIntersectGeometry(body.intersect);
+    const { layer, intersect: _, ...rest } = body;
+    const filters = parseReadFilters(rest);
+    const ds = await requireDataset(db.sql, layer);
+    return streamedJson(readIntersect(db.sql, ds, filters, geometry));
+  },
+);

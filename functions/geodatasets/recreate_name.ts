@@ -1,8 +1,12 @@
 import { runWrite } from '#lib/geodatasets/write/writeHandlers.ts';
 import { parseGeojsonBody } from '#lib/geodatasets/write/writeRequest.ts';
 import { endpoint } from '#lib/http/endpoint.ts';
+import { ok } from '#lib/http/openapi/describe.ts';
+import { writeAnswer } from '#lib/http/openapi/shapes/geodatasets.ts';
 
 /** POST /api/geodatasets/recreate/:name — the body is the GeoJSON file. */
-export const handler = endpoint({ auth: 'admin', body: 'raw' }, async ({ rawBody, path, query, db }) =>
-  runWrite(db, parseGeojsonBody('recreate', rawBody ?? '', path, query)),
+export const handler = endpoint(
+  { auth: 'admin', body: 'raw', responses: ok(writeAnswer) },
+  async ({ rawBody, path, query, db }) =>
+    runWrite(db, parseGeojsonBody('recreate', rawBody ?? '', path, query)),
 );

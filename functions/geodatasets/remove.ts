@@ -1,12 +1,17 @@
 import { assertDatasetName } from '#lib/geodatasets/catalog.ts';
 import { removeGeodataset } from '#lib/geodatasets/manage.ts';
 import { endpoint } from '#lib/http/endpoint.ts';
+import { ok } from '#lib/http/openapi/describe.ts';
+import { removed } from '#lib/http/openapi/shapes/geodatasets.ts';
 
 const path = { type: 'object', properties: { name: { type: 'string' } }, required: ['name'] } as const;
 
 /** DELETE /api/geodatasets/remove/:name. */
-export const handler = endpoint({ auth: 'admin', body: 'raw', schema: { path } }, async ({ path, db }) => {
-  const name = assertDatasetName(path.name);
-  await removeGeodataset(db, name);
-  return { status: 'success', message: `Removed geodataset '${name}'.` };
-});
+export const handler = endpoint(
+  { auth: 'admin', body: 'raw', schema: { path }, responses: ok(removed) },
+  async ({ path, db }) => {
+    const name = assertDatasetName(path.name);
+    await removeGeodataset(db, name);
+    return { status: 'success', message: `Removed geodataset '${name}'.` };
+  },
+);

@@ -2,7 +2,7 @@ import { requireDataset } from '#lib/geodatasets/catalog.ts';
 import { readSearch } from '#lib/geodatasets/read/search.ts';
 import { endpoint } from '#lib/http/endpoint.ts';
 import { streamedJson } from '#lib/http/largeResponse.ts';
-import { featureList, oversizedAnswer, successWith } from '#lib/http/openapi/describe.ts';
+import { largeAnswer, searchAnswer } from '#lib/http/openapi/shapes/geodatasets.ts';
 
 const body = {
   type: 'object',
@@ -24,15 +24,17 @@ const body = {
  * POST /api/geodatasets/search: features whose property `key` (a dot path) matches `value`, or the
  * MMGIS client's navigation forms (`last`, `id` + `offset` + `orderBy`); docs/geodatasets-read.md.
  */
-const responses = {
-  200: {
-    description: 'The matching features, ordered by id.',
-    schema: successWith({ body: featureList }, ['body']),
+export const handler = endpoint(
+  {
+    auth: 'viewer',
+    schema: { body },
+    responses: {
+      200: { description: 'The matching features, ordered by id.', schema: searchAnswer },
+      303: largeAnswer,
+    },
   },
-  303: oversizedAnswer,
-};
-
-export const handler = endpoint({ auth: 'viewer', schema: { body }, responses }, async ({ body, db }) => {
-  const ds = await requireDataset(db.sql, body.layer);
-  return streamedJson(readSearch(db.sql, ds, body));
-});
+  async ({ body, db }) => {
+    const ds = await requireDataset(db.sql, body.layer);
+    return streamedJson(readSearch(db.sql, ds, body));
+  },
+);

@@ -1,8 +1,11 @@
 import { requireDataset } from '#lib/geodatasets/catalog.ts';
-import { readBounds, readFieldTypes, toTileJson } from '#lib/geodatasets/tiles/tilejson.ts';
+import { readTileFields } from '#lib/geodatasets/read/fieldTypes.ts';
+import { readBounds, toTileJson } from '#lib/geodatasets/tiles/tilejson.ts';
 import { parseTileSource } from '#lib/geodatasets/tiles/tileParams.ts';
 import { endpoint } from '#lib/http/endpoint.ts';
 import { publicBaseUrl } from '#lib/http/headers.ts';
+import { ok } from '#lib/http/openapi/describe.ts';
+import { tileJsonAnswer } from '#lib/http/openapi/shapes/geodatasets.ts';
 import { respond } from '#lib/http/response.ts';
 
 const path = { type: 'object', properties: { name: { type: 'string' } }, required: ['name'] } as const;
@@ -11,10 +14,13 @@ const path = { type: 'object', properties: { name: { type: 'string' } }, require
  * GET /api/geodatasets/tilejson/{name}: TileJSON 3.0.0 for the dataset's vector tiles (docs/tiles.md).
  * The tiles URL carries the dataset version, so this answer must not be cached for long.
  */
-export const handler = endpoint({ auth: 'viewer', schema: { path } }, async ({ db, path, query, event }) => {
-  const ds = await requireDataset(db.sql, path.name);
-  const source = parseTileSource(query);
-  const [bounds, fields] = await Promise.all([readBounds(db.sql, ds), readFieldTypes(db.sql, ds, source)]);
-  const body = { status: 'success', ...toTileJson(ds, publicBaseUrl(event), query, bounds, fields) };
-  return respond(200, body, { headers: { 'Cache-Control': 'no-cache' } });
-});
+export const handler = endpoint(
+  { auth: 'viewer', schema: { path }, responses: ok(tileJsonAnswer) },
+  async ({ db, path, query, event }) => {
+    const ds = await requireDataset(db.sql, path.name);
+    const source = parseTileSource(query);
+    const [bounds, fields] = await Promise.all([readBounds(db.sql, ds), readTileFields(db.sql, ds, source)]);
+    const body = { status: 'success', ...toTileJson(ds, publicBaseUrl(event), query, bounds, fields) };
+    return respond(200, body, { headers: { 'Cache-Control': 'no-cache' } });
+  },
+);

@@ -1,6 +1,7 @@
 import { assertSession } from '#lib/auth/permissions.ts';
 import { generateToken } from '#lib/auth/tokens.ts';
 import { endpoint } from '#lib/http/endpoint.ts';
+import { newToken } from '#lib/http/openapi/shapes/users.ts';
 import { respond } from '#lib/http/response.ts';
 
 const body = {
@@ -12,8 +13,11 @@ const body = {
 } as const;
 
 /** The only response that ever shows the full token. */
-export const handler = endpoint({ auth: 'admin', schema: { body } }, async ({ body, db, principal }) => {
-  assertSession(principal);
-  const token = await generateToken(db.sql, principal.user!.id, body ?? {});
-  return respond(201, { status: 'success', body: token });
-});
+export const handler = endpoint(
+  { auth: 'admin', schema: { body }, responses: { 201: { schema: newToken } } },
+  async ({ body, db, principal }) => {
+    assertSession(principal);
+    const token = await generateToken(db.sql, principal.user!.id, body ?? {});
+    return respond(201, { status: 'success', body: token });
+  },
+);

@@ -1,22 +1,10 @@
 import { endpoint } from '#lib/http/endpoint.ts';
-
-const answer = {
-  type: 'object',
-  required: ['status', 'message', 'body'],
-  properties: {
-    status: { enum: ['success', 'failure'] },
-    message: { type: 'string' },
-    body: {
-      type: 'object',
-      required: ['loggedIn', 'user'],
-      properties: { loggedIn: { type: 'boolean' }, user: { type: ['string', 'null'] } },
-    },
-  },
-} as const;
+import { ok } from '#lib/http/openapi/describe.ts';
+import { loggedInAnswer } from '#lib/http/openapi/shapes/users.ts';
 
 /** Always HTTP 200 (spec): the session cookie decides between the two bodies. */
 export const handler = endpoint(
-  { auth: 'public', ignoreBadToken: true, responses: { 200: { schema: answer } } },
+  { auth: 'public', ignoreBadToken: true, responses: ok(loggedInAnswer) },
   async ({ principal }) => {
     const user = principal.via === 'session' ? principal.user : null;
     if (user) {

@@ -6,10 +6,15 @@ import { clearLoginFailures, loginRetryAfter, recordLoginFailure } from '#lib/au
 import { findUserForLogin } from '#lib/auth/users.ts';
 import { HttpError } from '#lib/errors.ts';
 import { endpoint } from '#lib/http/endpoint.ts';
+import { loginAnswer, throttled } from '#lib/http/openapi/shapes/users.ts';
 import { respond } from '#lib/http/response.ts';
 
 export const handler = endpoint(
-  { auth: 'public', schema: { body: credentials } },
+  {
+    auth: 'public',
+    schema: { body: credentials },
+    responses: { 200: { schema: loginAnswer }, 429: throttled },
+  },
   async ({ body, db, headers, event }) => {
     const source = event.requestContext?.identity?.sourceIp ?? 'unknown';
     const retry = await loginRetryAfter(db.sql, body.username, source);

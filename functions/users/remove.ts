@@ -2,11 +2,16 @@ import { username } from '#lib/auth/schemas.ts';
 import { removeUser } from '#lib/auth/users.ts';
 import { badRequest } from '#lib/errors.ts';
 import { endpoint } from '#lib/http/endpoint.ts';
+import { ok, successMessage } from '#lib/http/openapi/describe.ts';
 
 const body = { type: 'object', required: ['username'], properties: { username } } as const;
 
-export const handler = endpoint({ auth: 'admin', schema: { body } }, async ({ body, db, principal }) => {
-  if (principal.user?.username === body.username) throw badRequest('An administrator cannot remove itself.');
-  await removeUser(db.sql, body.username);
-  return { status: 'success', message: `Removed user '${body.username}'.` };
-});
+export const handler = endpoint(
+  { auth: 'admin', schema: { body }, responses: ok(successMessage()) },
+  async ({ body, db, principal }) => {
+    if (principal.user?.username === body.username)
+      throw badRequest('An administrator cannot remove itself.');
+    await removeUser(db.sql, body.username);
+    return { status: 'success', message: `Removed user '${body.username}'.` };
+  },
+);

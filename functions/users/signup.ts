@@ -3,6 +3,7 @@ import { email, newPassword as password, username } from '#lib/auth/schemas.ts';
 import { createUser } from '#lib/auth/users.ts';
 import { forbidden, unauthorized } from '#lib/errors.ts';
 import { endpoint } from '#lib/http/endpoint.ts';
+import { createdUser } from '#lib/http/openapi/shapes/users.ts';
 import { respond } from '#lib/http/response.ts';
 
 const body = {
@@ -12,14 +13,17 @@ const body = {
 } as const;
 
 /** Under AUTH=none anyone may sign up as a user; under AUTH=local only an admin creates accounts. */
-export const handler = endpoint({ auth: 'public', schema: { body } }, async ({ body, db, principal }) => {
-  if (authMode() === 'local' && !isAdmin(principal)) {
-    throw principal.user ? forbidden('Only an administrator may create accounts.') : unauthorized();
-  }
-  const user = await createUser(db.sql, { ...body, role: 'user' });
-  return respond(201, {
-    status: 'success',
-    message: `Created user '${user.username}'.`,
-    body: { username: user.username, role: user.role },
-  });
-});
+export const handler = endpoint(
+  { auth: 'public', schema: { body }, responses: { 201: { schema: createdUser } } },
+  async ({ body, db, principal }) => {
+    if (authMode() === 'local' && !isAdmin(principal)) {
+      throw principal.user ? forbidden('Only an administrator may create accounts.') : unauthorized();
+    }
+    const user = await createUser(db.sql, { ...body, role: 'user' });
+    return respond(201, {
+      status: 'success',
+      message: `Created user '${user.username}'.`,
+      body: { username: user.username, role: user.role },
+    });
+  },
+);

@@ -1,6 +1,8 @@
 import { email, missionName, newPassword as password, username } from '#lib/auth/schemas.ts';
 import { updateUser } from '#lib/auth/users.ts';
 import { endpoint } from '#lib/http/endpoint.ts';
+import { ok } from '#lib/http/openapi/describe.ts';
+import { updatedUser } from '#lib/http/openapi/shapes/users.ts';
 
 const body = {
   type: 'object',
@@ -15,10 +17,13 @@ const body = {
   },
 } as const;
 
-export const handler = endpoint({ auth: 'admin', schema: { body } }, async ({ body, db, principal }) => {
-  const { username: name, ...changes } = body;
-  // A password change ends the user's other sessions; the session making the change is kept.
-  const keep = principal.via === 'session' ? principal.sessionCookie : null;
-  const user = await updateUser(db.sql, name, changes, keep);
-  return { status: 'success', message: `Updated user '${user.username}'.`, body: { user } };
-});
+export const handler = endpoint(
+  { auth: 'admin', schema: { body }, responses: ok(updatedUser) },
+  async ({ body, db, principal }) => {
+    const { username: name, ...changes } = body;
+    // A password change ends the user's other sessions; the session making the change is kept.
+    const keep = principal.via === 'session' ? principal.sessionCookie : null;
+    const user = await updateUser(db.sql, name, changes, keep);
+    return { status: 'success', message: `Updated user '${user.username}'.`, body: { user } };
+  },
+);

@@ -1,4 +1,6 @@
 import { endpoint } from '#lib/http/endpoint.ts';
+import { ok } from '#lib/http/openapi/describe.ts';
+import { tilesetTimesAnswer } from '#lib/http/openapi/shapes/misc.ts';
 import { queryTilesetTimes } from '#lib/rasters/tilesetTimes.ts';
 import { missionStorage } from '#lib/storage/storage.ts';
 
@@ -8,7 +10,10 @@ const query = {
 } as const;
 
 /** GET /api/utils/queryTilesetTimes?path=...&starttime=&endtime= → {times: [{t, n}]}. */
-export const handler = endpoint({ auth: 'viewer', body: 'raw', schema: { query } }, async ({ query }) => ({
-  status: 'success',
-  body: { times: await queryTilesetTimes(missionStorage(), query) },
-}));
+export const handler = endpoint(
+  { auth: 'viewer', body: 'raw', schema: { query }, responses: ok(tilesetTimesAnswer) },
+  async ({ query }) => ({
+    status: 'success',
+    body: { times: await queryTilesetTimes(missionStorage(), query) },
+  }),
+);

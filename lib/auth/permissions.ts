@@ -1,4 +1,5 @@
 import { forbidden, unauthorized } from '#lib/errors.ts';
+import { envText } from '#lib/settings.ts';
 import type { Principal } from './principal.ts';
 
 /**
@@ -13,7 +14,7 @@ export type AuthRule = 'public' | 'viewer' | 'user' | 'admin';
 export type AuthMode = 'none' | 'local';
 
 export function authMode(): AuthMode {
-  return process.env.AUTH === 'local' ? 'local' : 'none';
+  return envText('AUTH') === 'local' ? 'local' : 'none';
 }
 
 /** Throws 401/403 when `principal` may not call an endpoint guarded by `rule`. */

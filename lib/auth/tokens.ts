@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Queryable } from '#lib/db/index.ts';
 import { badRequest, notFound } from '#lib/errors.ts';
+import { toInteger } from '#lib/numbers.ts';
 import { newSecret, sha256 } from './secrets.ts';
 import { toUser, type User } from './users.ts';
 
@@ -34,12 +35,7 @@ const MAX_PERIOD_MS = 100 * 365.25 * 24 * 3600 * 1000;
 /** `"never"` (or absent) → no expiry; a positive number of milliseconds (number or numeric string). */
 export function parsePeriod(period: unknown): number | null {
   if (period === undefined || period === null || period === 'never') return null;
-  const n =
-    typeof period === 'number'
-      ? period
-      : typeof period === 'string' && /^\d+$/.test(period)
-        ? Number(period)
-        : NaN;
+  const n = toInteger(period);
   if (!Number.isSafeInteger(n) || n <= 0 || n > MAX_PERIOD_MS) {
     throw badRequest(
       `'period' must be "never" or a positive number of milliseconds, at most ${MAX_PERIOD_MS} (100 years).`,
@@ -68,9 +64,8 @@ export async function listTokens(sql: Queryable): Promise<TokenInfo[]> {
   return (await sql`select * from api_tokens order by created_at, id`).map(toInfo);
 }
 
+/** Revokes the token `id` (a UUID: the endpoint schema's `format`; 404 if unknown). */
 export async function clearToken(sql: Queryable, id: string): Promise<void> {
-  const uuid = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-  if (!uuid.test(id)) throw badRequest("'id' must be a token id (a UUID).");
   const rows = await sql`delete from api_tokens where id = ${id}::uuid returning id`;
   if (!rows.length) throw notFound(`No token with id '${id}'.`);
 }

@@ -2,6 +2,7 @@ import { assertMissionName } from '#lib/auth/missionName.ts';
 import type { Db } from '#lib/db/index.ts';
 import { badRequest, conflict, notFound } from '#lib/errors.ts';
 import { type ConfigEvent, pushToMission } from '#lib/events/push.ts';
+import { toNumber } from '#lib/numbers.ts';
 import {
   assignUuids,
   type Config,
@@ -217,12 +218,7 @@ export interface InitialViewInput {
 
 function viewValue(value: unknown, field: string, min: number, max: number): number | undefined {
   if (value === undefined || value === null) return undefined;
-  const n =
-    typeof value === 'number'
-      ? value
-      : typeof value === 'string' && value.trim()
-        ? Number(value)
-        : Number.NaN;
+  const n = toNumber(value);
   if (!Number.isFinite(n) || n < min || n > max) {
     const range = max === Number.POSITIVE_INFINITY ? `≥ ${min}` : `in [${min}, ${max}]`;
     throw badRequest(`'${field}' must be a number ${range}.`);

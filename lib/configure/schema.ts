@@ -1,3 +1,5 @@
+import { UUID_PATTERN } from '#lib/formats.ts';
+
 /**
  * A JSON Schema (draft-07) of the parts of a mission configuration this service relies on: `msv` with its
  * view, `tools`, and the layer tree with the fields each layer type needs. Unknown keys are allowed
@@ -57,14 +59,7 @@ export const configSchema = {
         name: nonEmpty,
         type: { enum: ['header', 'tile', 'vectortile', 'data', 'query', 'vector', 'model'] },
         uuid: {
-          anyOf: [
-            {
-              type: 'string',
-              pattern: '^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$',
-            },
-            { type: 'null' },
-            { const: '' },
-          ],
+          anyOf: [{ type: 'string', pattern: UUID_PATTERN }, { type: 'null' }, { const: '' }],
         },
         minZoom: zoom,
         maxNativeZoom: zoom,

@@ -1,3 +1,5 @@
+import { UUID } from '#lib/formats.ts';
+import { toNumber } from '#lib/numbers.ts';
 import { isPlainObject, MAX_JSON_DEPTH, nestedDeeperThan } from './names.ts';
 
 /**
@@ -22,17 +24,9 @@ const URL_TYPES = new Set(['tile', 'vectortile', 'vector', 'model']);
 const ZOOM_KEYS = ['minZoom', 'maxNativeZoom', 'maxZoom'] as const;
 /** Deeper trees are refused: no real map nests headers this far, and it bounds the recursion. */
 export const MAX_DEPTH = 32;
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 export const GEODATASET_PREFIX = 'geodatasets:';
 
 const nonEmptyString = (x: unknown): x is string => typeof x === 'string' && x.trim() !== '';
-
-/** A number, or (as MMGIS-era configs have them) a string holding one; NaN otherwise. */
-function numeric(x: unknown): number {
-  if (typeof x === 'number') return Number.isFinite(x) ? x : Number.NaN;
-  if (typeof x === 'string' && x.trim() !== '') return Number(x);
-  return Number.NaN;
-}
 
 const absent = (x: unknown) => x === undefined || x === null || x === '';
 
@@ -145,7 +139,7 @@ function validateMsv(msv: unknown, error: Report, warn: Report) {
     error("'msv.view' must be [latitude, longitude, zoom].", 'msv.view');
     return;
   }
-  const [lat, lon, zoom] = msv.view.map(numeric);
+  const [lat, lon, zoom] = msv.view.map((v) => toNumber(v));
   if (!(lat >= -90 && lat <= 90))
     error("'msv.view[0]' (latitude) must be a number in [-90, 90].", 'msv.view[0]');
   if (!(lon >= -360 && lon <= 360))
@@ -178,7 +172,7 @@ function validateLayer(
   const zooms: Partial<Record<(typeof ZOOM_KEYS)[number], number>> = {};
   for (const key of ZOOM_KEYS) {
     if (absent(layer[key])) continue;
-    const z = numeric(layer[key]);
+    const z = toNumber(layer[key]);
     if (!(z >= 0)) error(`${label}: '${key}' must be a number ≥ 0.`, `${at}.${key}`);
     else zooms[key] = z;
   }

@@ -3,6 +3,7 @@ import { createServer } from 'node:net';
 import { resolve } from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import { postgis } from '@electric-sql/pglite-postgis';
+import { envText } from '#lib/settings.ts';
 import { PGliteWireServer } from './pgliteServer.ts';
 
 export interface EmbeddedDatabase {
@@ -28,7 +29,7 @@ export function freePort(): Promise<number> {
  * serves it on a loopback port, so the ordinary postgres.js driver reaches it with `url`.
  */
 export async function startEmbedded(
-  dataDir = process.env.DATA_DIR ?? '.data/pglite',
+  dataDir = envText('DATA_DIR') ?? '.data/pglite',
   port?: number,
 ): Promise<EmbeddedDatabase> {
   const dir = dataDir.startsWith('memory://') ? dataDir : resolve(dataDir);

@@ -1,4 +1,5 @@
 import postgres from 'postgres';
+import { envNumber, envText } from '#lib/settings.ts';
 import { createDataApiDb, dataApiConfigFromEnv } from './dataApi/index.ts';
 import { insertRows } from './insertRows.ts';
 import { secretConnection } from './secretConnection.ts';
@@ -64,13 +65,7 @@ export type DbDriver = 'postgres' | 'data-api';
 
 /** The driver `getDb()` uses (`DB_DRIVER`), reported by the healthcheck. */
 export function dbDriverName(): DbDriver {
-  return process.env.DB_DRIVER === 'data-api' ? 'data-api' : 'postgres';
-}
-
-function envNumber(name: string, fallback: number): number {
-  const v = process.env[name];
-  const n = v === undefined || v === '' ? Number.NaN : Number(v);
-  return Number.isFinite(n) && n > 0 ? n : fallback;
+  return envText('DB_DRIVER') === 'data-api' ? 'data-api' : 'postgres';
 }
 
 export function createDb(options: DbOptions = {}): Db {
@@ -78,14 +73,14 @@ export function createDb(options: DbOptions = {}): Db {
   if (driver === 'data-api') return createDataApiDb(dataApiConfigFromEnv(), probe);
   // RDS Proxy / direct: the password from Secrets Manager, TLS verified (docs/deploying.md).
   const secret = options.url ? null : secretConnection();
-  const given = options.url ?? secret?.url ?? process.env.DATABASE_URL;
+  const given = options.url ?? secret?.url ?? envText('DATABASE_URL');
   if (!given) throw new Error('DATABASE_URL is not set');
   const { url, embedded } = parseDatabaseUrl(given);
   const statementTimeout = options.statementTimeoutMs ?? envNumber('STATEMENT_TIMEOUT_MS', 30000);
   const sql = postgres(url, {
     // Sized for Lambda: see docs/connections.md for the budget (functions × instances × pool).
     max: options.max ?? envNumber('DB_POOL_MAX', 2),
-    prepare: embedded ? false : (options.prepare ?? process.env.DB_PREPARE !== 'false'),
+    prepare: embedded ? false : (options.prepare ?? envText('DB_PREPARE') !== 'false'),
     idle_timeout: options.idleTimeoutS ?? envNumber('DB_IDLE_TIMEOUT_S', 10),
     max_lifetime: options.maxLifetimeS ?? envNumber('DB_MAX_LIFETIME_S', 300),
     connect_timeout: options.connectTimeoutS ?? envNumber('DB_CONNECT_TIMEOUT_S', 5),

@@ -1,10 +1,11 @@
 import { readdir, readFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
+import { envText } from '#lib/settings.ts';
 import type { Sql } from './index.ts';
 
 /** Where the numbered `.sql` migrations live (`MIGRATIONS_DIR` overrides; packaged next to each function). */
 export function migrationsDir(): string {
-  return resolve(process.env.MIGRATIONS_DIR ?? 'sql/migrations');
+  return resolve(envText('MIGRATIONS_DIR') ?? 'sql/migrations');
 }
 
 /**

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Queryable } from '#lib/db/index.ts';
 import { badRequest } from '#lib/errors.ts';
-import { type Caller, type FileRow, fileFor, lockFile } from './access.ts';
+import { type Caller, type FileRow, lockFile } from './access.ts';
 import { validGeometry } from './geometry.ts';
 import { Action, writeSnapshot } from './history.ts';
 
@@ -137,10 +137,6 @@ export async function setHidden(q: Queryable, c: Caller, id: number, hidden: boo
   const [row] = await q<FileRow[]>`
     update draw_files set hidden = ${hidden ? '1' : '0'}, updated_on = now() where id = ${id} returning *`;
   return row;
-}
-
-export async function readableFile(q: Queryable, c: Caller, id: number): Promise<FileRow> {
-  return fileFor(q, id, c, 'read');
 }
 
 const MARK = { tags: '~#', folders: '~@', efolders: '~^' } as const;

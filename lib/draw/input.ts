@@ -1,4 +1,5 @@
 import { badRequest } from '#lib/errors.ts';
+import { toInteger } from '#lib/numbers.ts';
 
 /**
  * Field readers for draw and files bodies, which arrive as JSON or as jQuery-style forms (docs/draw.md):
@@ -19,8 +20,7 @@ const has = (b: Body, k: string) => b[k] !== undefined && b[k] !== null && b[k] 
 export function optInt(b: Body, k: string): number | undefined {
   if (!has(b, k)) return undefined;
   const v = b[k];
-  const n =
-    typeof v === 'number' ? v : typeof v === 'string' && /^-?\d{1,15}$/.test(v.trim()) ? Number(v) : NaN;
+  const n = toInteger(v);
   if (!Number.isSafeInteger(n)) throw badRequest(`Body field '${k}' must be an integer.`);
   return n;
 }
@@ -68,8 +68,7 @@ export function optObject(b: Body, k: string): Record<string, unknown> | undefin
 }
 
 function toId(v: unknown, k: string): number {
-  const n =
-    typeof v === 'number' ? v : typeof v === 'string' && /^\d{1,15}$/.test(v.trim()) ? Number(v) : NaN;
+  const n = toInteger(v);
   if (!Number.isSafeInteger(n) || n < 0) throw badRequest(`Body field '${k}' must hold integer ids.`);
   return n;
 }

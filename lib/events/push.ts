@@ -4,6 +4,7 @@ import {
 } from '@aws-sdk/client-apigatewaymanagementapi';
 import type { Queryable } from '#lib/db/index.ts';
 import { log } from '#lib/log.ts';
+import { envText } from '#lib/settings.ts';
 import { dropConnection, subscribersOf } from './connections.ts';
 
 /** The payload pushed for a configuration change (docs/configure.md, "Events"). */
@@ -22,7 +23,7 @@ export interface ConfigEvent {
  * `https://<domainName>/<stage>` of the connect event. The current setting is the fallback.
  */
 export function managementEndpoint(recorded: string | null): string | null {
-  return recorded || process.env.WEBSOCKET_ENDPOINT || null;
+  return recorded || envText('WEBSOCKET_ENDPOINT') || null;
 }
 
 export function endpointFromRequestContext(
@@ -39,7 +40,7 @@ function clientFor(endpoint: string): ApiGatewayManagementApiClient {
   if (!client) {
     client = new ApiGatewayManagementApiClient({
       endpoint,
-      region: process.env.AWS_REGION ?? 'us-east-1',
+      region: envText('AWS_REGION') ?? 'us-east-1',
       maxAttempts: 2,
     });
     clients.set(endpoint, client);

@@ -4,6 +4,7 @@ import { resolvePrincipal } from '#lib/auth/principal.ts';
 import type { Db } from '#lib/db/index.ts';
 import { HttpError } from '#lib/errors.ts';
 import { log } from '#lib/log.ts';
+import { envText } from '#lib/settings.ts';
 import { connectionUser, dropConnection, saveConnection, subscribe, unsubscribe } from './connections.ts';
 import { endpointFromRequestContext } from './push.ts';
 
@@ -44,7 +45,7 @@ export async function onConnect(db: Db, event: SocketEvent): Promise<SocketResul
     connectionId: event.requestContext.connectionId,
     userId,
     // Where this connection lives: pushes from any instance go there.
-    endpoint: process.env.WEBSOCKET_ENDPOINT || endpointFromRequestContext(event.requestContext),
+    endpoint: envText('WEBSOCKET_ENDPOINT') ?? endpointFromRequestContext(event.requestContext),
   });
   return { statusCode: 200 };
 }

@@ -1,3 +1,4 @@
+import { type Fragment, sqlIdentifier } from '#lib/db/fragments.ts';
 import type { Queryable } from '#lib/db/index.ts';
 import { badRequest, notFound } from '#lib/errors.ts';
 
@@ -53,6 +54,11 @@ const TABLE = /^gd_\d+_\d+$/;
 export function safeTable(table: string): string {
   if (!TABLE.test(table)) throw new Error(`not a geodataset table name: ${table}`);
   return table;
+}
+
+/** The dataset's table as a SQL fragment (`from ${sqlTable(sql, ds)} t`), guarded by `safeTable`. */
+export function sqlTable(sql: Queryable, ds: Pick<Geodataset, 'table'>): Fragment {
+  return sqlIdentifier(sql, safeTable(ds.table));
 }
 
 export function toGeodataset(row: Record<string, any>): Geodataset {

@@ -1,30 +1,15 @@
 import type { Queryable } from '#lib/db/index.ts';
-import type { StoredFieldStats } from './catalog.ts';
-import { safeTable } from './catalog.ts';
+import { type StoredFieldStats, sqlTable } from './catalog.ts';
+import { numericValue, sqlNumeric } from './numeric.ts';
 
 /**
- * Dataset-wide field statistics (spec section 2, docs/contract.md#5-edge-cases-decided). Top-level properties and the members
- * of nested objects (under their dotted path, `meta.depth`; arrays are not descended) are summarized; a
- * value counts when it is a JSON number or a string that is entirely a number literal (`NUMERIC_TEXT`),
- * within `MAX_MAGNITUDE` (poison numbers are skipped: docs/geodatasets-read.md). Stored per field: min, max, sum, sumsq, count; nullCount, avg and the population
- * stddev are derived on read by `toFieldStatsEntry`.
+ * Dataset-wide field statistics (docs/contract.md#5-edge-cases-decided). Top-level properties and the
+ * members of nested objects (under their dotted path, `meta.depth`; arrays are not descended) are
+ * summarized; a value counts under the numeric rule of `numeric.ts` (poison numbers are skipped:
+ * docs/geodatasets-read.md). Stored per field: min, max, sum, sumsq, count; nullCount, avg and the
+ * population stddev are derived on read by `toFieldStatsEntry`.
  */
 export type StoredStats = Record<string, StoredFieldStats>;
-
-/** The numeric rule of docs/contract.md#5-edge-cases-decided (the same text is used in SQL by `recomputeFieldStats`). */
-export const NUMERIC_TEXT_SOURCE = '^-?(\\d+(\\.\\d*)?|\\.\\d+)([eE][+-]?\\d+)?$';
-const NUMERIC_TEXT = new RegExp(NUMERIC_TEXT_SOURCE);
-
-/** Largest magnitude that counts (its square, and sums of many squares, stay finite). */
-export const MAX_MAGNITUDE = 1e150;
-
-/** The number a property value counts as, or undefined. 1e999 and numbers too large to square do not count. */
-export function numericValue(v: unknown): number | undefined {
-  let n: number | undefined;
-  if (typeof v === 'number') n = v;
-  else if (typeof v === 'string' && v.length <= 1000 && NUMERIC_TEXT.test(v)) n = Number(v);
-  return n !== undefined && Math.abs(n) <= MAX_MAGNITUDE ? n : undefined;
-}
 
 /** Nesting depth up to which members of nested objects are summarized. */
 const MAX_DEPTH = 16;
@@ -130,12 +115,13 @@ export async function computeStoredStats(
   table: string,
   propertiesType: 'json' | 'jsonb',
 ): Promise<StoredStats> {
-  const t = safeTable(table);
-  const each = propertiesType === 'json' ? 'json_each' : 'jsonb_each';
-  const typeOf = propertiesType === 'json' ? 'json_typeof' : 'jsonb_typeof';
-  // CASE keeps the casts behind their tests (the planner may evaluate quals in any order).
-  const rows = await sql.unsafe(
-    `with recursive nested(key, value, depth) as (
+  const t = sqlTable(sql, { table });
+  const json = propertiesType === 'json';
+  const each = json ? sql`json_each` : sql`jsonb_each`;
+  const typeOf = json ? sql`json_typeof` : sql`jsonb_typeof`;
+  // CASE (in sqlNumeric) keeps the casts behind their tests (the planner may evaluate quals in any order).
+  const rows = await sql`
+    with recursive nested(key, value, depth) as (
        select o.key || '.' || c.key, c.value, 1
        from (select e.key, e.value
              from (select properties from ${t} where ${typeOf}(properties) = 'object') d, ${each}(d.properties) e
@@ -143,7 +129,7 @@ export async function computeStoredStats(
        union all
        select n.key || '.' || c.key, c.value, n.depth + 1
        from nested n, ${each}(n.value) c
-       where ${typeOf}(n.value) = 'object' and n.depth < ${MAX_DEPTH}
+       where ${typeOf}(n.value) = 'object' and n.depth < ${MAX_DEPTH}::int
      ), e as (
        select e.key, e.value
        from (select properties from ${t} where ${typeOf}(properties) = 'object') d, ${each}(d.properties) e
@@ -152,19 +138,12 @@ export async function computeStoredStats(
      )
      select key, min(x) as min, max(x) as max, sum(x) as sum, sum(x * x) as sumsq, count(x)::int as count
      from (
-       select key, case when abs(n) <= $2::numeric then (case when abs(n) < 1e-300 then 0 else n end)::float8 end as x
-       from (
-         select key, case when ${typeOf}(value) in ('number', 'string') and length(value #>> '{}') <= 1000
-                and (value #>> '{}') ~ $1 and (value #>> '{}') !~ '[eE][+-]?[0-9]{5}'
-              then (value #>> '{}')::numeric end as n
-         from e
-         where ${typeOf}(value) in ('number', 'string')
-       ) v
+       select key, ${sqlNumeric(sql, sql`value`, propertiesType)} as x
+       from e
+       where ${typeOf}(value) in ('number', 'string')
      ) w
      where x is not null
-     group by key`,
-    [NUMERIC_TEXT_SOURCE, MAX_MAGNITUDE],
-  );
+     group by key`;
   const out: StoredStats = {};
   for (const r of rows) {
     out[r.key as string] = {

@@ -31,3 +31,12 @@ export function parseFormBody(event: APIGatewayProxyEvent): boolean {
   }
   return true;
 }
+
+/** The body schema of an endpoint taking a JSON object or a form: its fields are checked by the endpoint. */
+export const fieldsBody = { type: 'object' } as const;
+
+/** A `fieldsBody` as its fields (a form's values are strings). */
+export const fieldsOf = (body: unknown) => body as Record<string, unknown>;
+
+/** The options of an endpoint taking a JSON object or a form: `endpoint({ auth, ...jsonOrForm, ... })`. */
+export const jsonOrForm = { body: 'json-or-form', schema: { body: fieldsBody } } as const;

@@ -1,5 +1,6 @@
 import type { APIGatewayProxyEvent } from 'aws-lambda';
 import { header } from '#lib/auth/principal.ts';
+import { envText } from '#lib/settings.ts';
 
 /**
  * The public base URL of the API for links: `PUBLIC_URL` when set; else the request's scheme and host
@@ -7,7 +8,7 @@ import { header } from '#lib/auth/principal.ts';
  * the resource path).
  */
 export function publicBaseUrl(event: APIGatewayProxyEvent): string {
-  const configured = process.env.PUBLIC_URL;
+  const configured = envText('PUBLIC_URL');
   if (configured) return configured.replace(/\/+$/, '');
   const headers = (event.headers ?? {}) as Record<string, string | undefined>;
   const host = header(headers, 'x-forwarded-host') ?? header(headers, 'host') ?? 'localhost';

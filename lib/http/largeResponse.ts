@@ -1,11 +1,12 @@
 import { randomUUID } from 'node:crypto';
-import { envBytes, uploadBucket } from '#lib/uploads/env.ts';
+import { envNumber } from '#lib/settings.ts';
+import { uploadBucket } from '#lib/uploads/bucket.ts';
 import type { MultipartUpload } from '#lib/uploads/multipartUpload.ts';
 import { type HttpResponse, rawJson, respond } from './response.ts';
 
 /** `MAX_INLINE_RESPONSE_BYTES`, default 5 MiB (below Lambda's 6 MB response limit). */
 export function maxInlineResponseBytes(): number {
-  return envBytes('MAX_INLINE_RESPONSE_BYTES', 5 * 1024 * 1024);
+  return envNumber('MAX_INLINE_RESPONSE_BYTES', 5 * 1024 * 1024, { integer: true });
 }
 
 /**
@@ -14,8 +15,8 @@ export function maxInlineResponseBytes(): number {
  * the stage cache keeps must not outlive its URL.
  */
 export function responseUrlSeconds(): number {
-  const ttl = Number(process.env.TILE_MAX_AGE);
-  return Math.max(envBytes('RESPONSE_URL_SECONDS', 300), Number.isFinite(ttl) && ttl > 0 ? ttl + 60 : 0);
+  const ttl = envNumber('TILE_MAX_AGE', 0);
+  return Math.max(envNumber('RESPONSE_URL_SECONDS', 300, { integer: true }), ttl > 0 ? ttl + 60 : 0);
 }
 
 /**

@@ -1,5 +1,6 @@
 import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
 import addFormats from 'ajv-formats';
+import { UUID } from '#lib/formats.ts';
 
 export interface InputSchemas {
   query?: object;
@@ -9,8 +10,10 @@ export interface InputSchemas {
 
 const coercing = new Ajv({ allErrors: false, coerceTypes: true, useDefaults: true, strict: false });
 const strictTypes = new Ajv({ allErrors: false, coerceTypes: false, useDefaults: true, strict: false });
-(addFormats as unknown as (a: Ajv) => void)(coercing);
-(addFormats as unknown as (a: Ajv) => void)(strictTypes);
+for (const ajv of [coercing, strictTypes]) {
+  (addFormats as unknown as (a: Ajv) => void)(ajv);
+  ajv.addFormat('uuid', UUID);
+}
 
 export interface CompiledSchemas {
   query?: ValidateFunction;

@@ -1,9 +1,9 @@
 import type { Queryable } from '#lib/db/index.ts';
+import { envNumber } from '#lib/settings.ts';
 
 /** Seconds between heartbeats of a running job (JOB_HEARTBEAT_S, default 30). */
 export function heartbeatSeconds(): number {
-  const v = Number(process.env.JOB_HEARTBEAT_S);
-  return Number.isFinite(v) && v > 0 ? v : 30;
+  return envNumber('JOB_HEARTBEAT_S', 30);
 }
 
 /**

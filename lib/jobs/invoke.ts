@@ -1,11 +1,12 @@
 import { InvokeCommand, LambdaClient } from '@aws-sdk/client-lambda';
+import { envText } from '#lib/settings.ts';
 
 let client: LambdaClient | undefined;
 
 function lambda(): LambdaClient {
-  const endpoint = process.env.LAMBDA_ENDPOINT || undefined;
+  const endpoint = envText('LAMBDA_ENDPOINT');
   client ??= new LambdaClient({
-    region: process.env.AWS_REGION ?? 'us-east-1',
+    region: envText('AWS_REGION') ?? 'us-east-1',
     // Locally serverless-offline's Lambda port; on AWS the regional endpoint.
     ...(endpoint ? { endpoint } : {}),
   });
@@ -14,7 +15,7 @@ function lambda(): LambdaClient {
 
 /** The deployed name of function `fn` of this service (`<service>-<stage>-<fn>`). */
 export function functionName(fn: string): string {
-  const prefix = process.env.SERVICE_PREFIX || 'mmgis-dev';
+  const prefix = envText('SERVICE_PREFIX') ?? 'mmgis-dev';
   return `${prefix}-${fn}`;
 }
 

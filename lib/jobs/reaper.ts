@@ -1,5 +1,6 @@
 import type { Db } from '#lib/db/index.ts';
 import { log } from '#lib/log.ts';
+import { envNumber } from '#lib/settings.ts';
 
 /** The reaper's thresholds (docs/uploads.md#stuck-jobs), each settable by environment. */
 export interface ReapOptions {
@@ -11,16 +12,11 @@ export interface ReapOptions {
   ingestMaxAttempts: number;
 }
 
-function envNumber(name: string, fallback: number): number {
-  const v = Number(process.env[name]);
-  return process.env[name] && Number.isFinite(v) && v >= 0 ? v : fallback;
-}
-
 export function reapOptions(): ReapOptions {
   return {
-    staleAfterS: envNumber('JOB_STALE_AFTER_S', 120),
-    queuedAfterS: envNumber('JOB_QUEUED_STALE_AFTER_S', 900),
-    ingestMaxAttempts: envNumber('JOB_INGEST_MAX_ATTEMPTS', 2),
+    staleAfterS: envNumber('JOB_STALE_AFTER_S', 120, { zero: true }),
+    queuedAfterS: envNumber('JOB_QUEUED_STALE_AFTER_S', 900, { zero: true }),
+    ingestMaxAttempts: envNumber('JOB_INGEST_MAX_ATTEMPTS', 2, { zero: true }),
   };
 }
 

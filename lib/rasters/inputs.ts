@@ -1,8 +1,9 @@
 import { badRequest } from '#lib/errors.ts';
+import { toNumber } from '#lib/numbers.ts';
 
 /** A finite number from a JSON number or a form's string; 400 naming `field` otherwise. */
 export function numberField(v: unknown, field: string, min = -Infinity, max = Infinity): number {
-  const n = typeof v === 'number' ? v : typeof v === 'string' && v.trim() !== '' ? Number(v) : Number.NaN;
+  const n = toNumber(v);
   if (!Number.isFinite(n)) throw badRequest(`'${field}' must be a number.`);
   if (n < min || n > max) throw badRequest(`'${field}' must be between ${min} and ${max}.`);
   return n;

@@ -1,4 +1,5 @@
 import { badRequest } from '#lib/errors.ts';
+import { parseIsoInstant, parseIsoTimestamp } from '#lib/iso8601.ts';
 import { missionKey } from '#lib/storage/paths.ts';
 import type { MissionStorage } from '#lib/storage/storage.ts';
 
@@ -18,17 +19,17 @@ export function parseTimeFolder(name: string): (TimeFolder & { ms: number }) | n
   const m = FOLDER.exec(name);
   if (!m) return null;
   const t = m[1].replace(/_/g, ':') + (m[2] ?? 'Z').replace(/_/g, ':');
-  const ms = Date.parse(t);
-  if (!Number.isFinite(ms)) return null;
-  return { t, n: m[3] ?? '', ms };
+  const iso = parseIsoTimestamp(t);
+  if (!iso) return null;
+  return { t, n: m[3] ?? '', ms: Date.parse(iso) };
 }
 
 function instant(v: unknown, field: string): number {
   if (typeof v !== 'string' || v === '') throw badRequest(`Missing required query parameter '${field}'.`);
   // A `+hh:mm` offset sent unencoded in a query string arrives as a space.
-  const ms = Date.parse(v.replace(/ (\d{2}(:?\d{2})?)$/, '+$1'));
-  if (!Number.isFinite(ms)) throw badRequest(`'${field}' must be an ISO 8601 time.`);
-  return ms;
+  const iso = parseIsoInstant(v.replace(/ (\d{2}(:?\d{2})?)$/, '+$1'));
+  if (!iso) throw badRequest(`'${field}' must be an ISO 8601 time.`);
+  return Date.parse(iso);
 }
 
 /**

@@ -2,6 +2,7 @@ import { open, readdir, realpath } from 'node:fs/promises';
 import { resolve, sep } from 'node:path';
 import { GetObjectCommand, ListObjectsV2Command, NoSuchKey } from '@aws-sdk/client-s3';
 import { notFound } from '#lib/errors.ts';
+import { envText } from '#lib/settings.ts';
 import { s3 } from '#lib/uploads/s3.ts';
 
 /**
@@ -130,9 +131,9 @@ let shared: MissionStorage | undefined;
 /** S3 when `MISSION_DATA_BUCKET` is set, else the folder `MISSION_DATA_DIR` (default `.data/missions`). */
 export function missionStorage(): MissionStorage {
   if (shared) return shared;
-  const bucket = process.env.MISSION_DATA_BUCKET;
+  const bucket = envText('MISSION_DATA_BUCKET');
   shared = bucket
-    ? s3Storage(bucket, process.env.MISSION_DATA_PREFIX ?? '')
-    : folderStorage(process.env.MISSION_DATA_DIR || '.data/missions');
+    ? s3Storage(bucket, envText('MISSION_DATA_PREFIX') ?? '')
+    : folderStorage(envText('MISSION_DATA_DIR') ?? '.data/missions');
   return shared;
 }

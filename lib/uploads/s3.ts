@@ -1,8 +1,7 @@
 import { DeleteObjectCommand, GetObjectCommand, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
-import { uploadBucket } from './env.ts';
-
-export { envBytes, uploadBucket } from './env.ts';
+import { envText } from '#lib/settings.ts';
+import { uploadBucket } from './bucket.ts';
 
 /**
  * The upload bucket and its S3 client. On AWS the bucket comes from `UPLOAD_BUCKET` (set by serverless.yml)
@@ -15,9 +14,9 @@ let client: S3Client | undefined;
 
 export function s3(): S3Client {
   if (client) return client;
-  const endpoint = process.env.S3_ENDPOINT || undefined;
+  const endpoint = envText('S3_ENDPOINT');
   client = new S3Client({
-    region: process.env.AWS_REGION || 'us-east-1',
+    region: envText('AWS_REGION') ?? 'us-east-1',
     requestChecksumCalculation: 'WHEN_REQUIRED',
     responseChecksumValidation: 'WHEN_REQUIRED',
     ...(endpoint
@@ -25,8 +24,8 @@ export function s3(): S3Client {
           endpoint,
           forcePathStyle: true,
           credentials: {
-            accessKeyId: process.env.S3_ACCESS_KEY_ID || 'S3RVER',
-            secretAccessKey: process.env.S3_SECRET_ACCESS_KEY || 'S3RVER',
+            accessKeyId: envText('S3_ACCESS_KEY_ID') ?? 'S3RVER',
+            secretAccessKey: envText('S3_SECRET_ACCESS_KEY') ?? 'S3RVER',
           },
         }
       : {}),

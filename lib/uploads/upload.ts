@@ -3,7 +3,9 @@ import { badRequest, payloadTooLarge } from '#lib/errors.ts';
 import { normalizeOptions } from '#lib/geodatasets/write/insertFeatures.ts';
 import type { WriteOptions } from '#lib/geodatasets/write/write.ts';
 import { createJob } from '#lib/jobs/jobs.ts';
-import { envBytes, INCOMING_PREFIX, presignPut } from './s3.ts';
+import { toNumber } from '#lib/numbers.ts';
+import { envNumber } from '#lib/settings.ts';
+import { INCOMING_PREFIX, presignPut } from './s3.ts';
 
 /** Seconds a presigned upload URL is valid (docs/uploads.md: 15 minutes). */
 export const UPLOAD_URL_SECONDS = 15 * 60;
@@ -15,7 +17,7 @@ export const UPLOAD_GRACE_SECONDS = 60 * 60;
 
 /** `MAX_UPLOAD_BYTES`, default 1 GB. */
 export function maxUploadBytes(): number {
-  return envBytes('MAX_UPLOAD_BYTES', 1024 * 1024 * 1024);
+  return envNumber('MAX_UPLOAD_BYTES', 1024 * 1024 * 1024, { integer: true });
 }
 
 /** What an upload job keeps in `jobs.input`. */
@@ -39,8 +41,8 @@ export function jobIdOfKey(key: string): string | null {
 
 function declaredSize(v: unknown): number | null {
   if (v === undefined || v === null || v === '') return null;
-  const n = typeof v === 'string' ? Number(v) : v;
-  if (typeof n !== 'number' || !Number.isSafeInteger(n) || n < 0) {
+  const n = toNumber(v);
+  if (!Number.isSafeInteger(n) || n < 0) {
     throw badRequest(`'size' must be the file's length in bytes (a non-negative integer).`);
   }
   return n;

@@ -1,8 +1,10 @@
 import { Ajv2020 } from 'ajv/dist/2020.js';
+import addFormats from 'ajv-formats';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { openApiPath } from '#lib/http/openapi/document.ts';
 import { readRoutes } from '../../scripts/apiRoutes.mjs';
-import { adminToken, call, uniqueName } from '../helpers.ts';
+import { assertConforms } from '../fixtures/openapiConformance.ts';
+import { adminToken, apiUrl, call, uniqueName } from '../helpers.ts';
 
 interface Operation {
   operationId: string;
@@ -12,6 +14,7 @@ interface Operation {
 type Doc = { openapi: string; paths: Record<string, Record<string, Operation>> };
 
 const ajv = new Ajv2020({ strict: false, allErrors: true });
+(addFormats as unknown as (a: Ajv2020) => void)(ajv);
 let doc: Doc;
 
 /** Checks one real answer against the document: the operation of its route and method, by status. */
@@ -98,5 +101,58 @@ describe('GET /api/openapi.json', () => {
       await call('GET', `/api/configure/get?mission=${uniqueName('none')}`),
     );
     conforms('get', '/api/{proxy}', await call('GET', '/api/no/such/route'));
+  });
+
+  it('declares the success shape of the main endpoints (their 2xx JSON schema is not empty)', () => {
+    const main: [string, string][] = [
+      ['get', '/api/configure/get'],
+      ['post', '/api/configure/upsert'],
+      ['post', '/api/configure/addLayer'],
+      ['post', '/api/configure/validate'],
+      ['get', '/api/geodatasets/get/{layer}'],
+      ['post', '/api/geodatasets/search'],
+      ['post', '/api/geodatasets/intersect'],
+      ['get', '/api/geodatasets/aggregations'],
+      ['post', '/api/geodatasets/entries'],
+      ['post', '/api/geodatasets/recreate'],
+      ['post', '/api/users/login'],
+      ['get', '/api/users/list'],
+      ['post', '/api/longtermtoken/generate'],
+      ['post', '/api/draw/add'],
+      ['post', '/api/files/getfiles'],
+      ['post', '/api/datasets/get'],
+      ['post', '/api/shortener/shorten'],
+      ['post', '/api/utils/getbands'],
+      ['get', '/api/utils/healthcheck'],
+    ];
+    for (const [method, path] of main) {
+      const op = doc.paths[path]?.[method];
+      expect(op, `${method} ${path}`).toBeDefined();
+      const ok = Object.entries(op.responses).filter(([status]) => status.startsWith('2'));
+      const schemas = ok.map(([, r]) => r.content?.['application/json']?.schema);
+      expect(
+        schemas.some((s) => s && Object.keys(s).length > 0),
+        `${method} ${path} declares a 2xx JSON schema`,
+      ).toBe(true);
+    }
+  });
+
+  it('the test client refuses an answer the document does not describe', async () => {
+    // Every call() checks its answer (tests/fixtures/openapiConformance.ts); here the checker is given
+    // answers that are wrong on purpose, to show that it fails.
+    const res = await call('GET', '/api/configure/missions');
+    const answer = { status: res.status, contentType: 'application/json', text: res.text };
+    await expect(
+      assertConforms(apiUrl(), 'GET', '/api/configure/missions', { ...answer, body: { status: 'success' } }),
+    ).rejects.toThrow(/must have required property 'missions'/);
+    await expect(
+      assertConforms(apiUrl(), 'GET', '/api/configure/missions', {
+        ...answer,
+        body: { status: 'success', missions: 'M' },
+      }),
+    ).rejects.toThrow(/must be array/);
+    await expect(
+      assertConforms(apiUrl(), 'GET', '/api/configure/missions', { ...answer, status: 418, body: res.body }),
+    ).rejects.toThrow(/answered 418, not documented/);
   });
 });

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { numericValue, toFieldStatsEntry } from '#lib/geodatasets/fieldStats.ts';
+import { toFieldStatsEntry } from '#lib/geodatasets/fieldStats.ts';
+import { numericValue } from '#lib/geodatasets/numeric.ts';
 import { readPath, splitProps, toIdText, toTimestamp } from '#lib/geodatasets/write/derived.ts';
 import { featureSource } from '#lib/geodatasets/write/lazyGeojson.ts';
 import { validateFeature } from '#lib/geodatasets/write/validateGeometry.ts';

@@ -4,17 +4,12 @@ import type { Geodataset } from '#lib/geodatasets/catalog.ts';
 import { parseReadFilters, sqlWhere } from '#lib/geodatasets/read/filters.ts';
 import { readTile, type Tile } from '#lib/geodatasets/tiles/readTile.ts';
 import type { TileAddress, TileSettings } from '#lib/geodatasets/tiles/tileParams.ts';
-import {
-  createFixtureDataset,
-  decodeTile,
-  dropFixtureDataset,
-  type FixtureFeature,
-  mercator,
-  pixelCentre,
-  rng,
-  tilePixel,
-} from '../fixtures/tiles.ts';
+import { createFixtureDataset, dropFixtureDataset, type FixtureFeature } from '../fixtures/geodatasets.ts';
+import { decodeTile, mercator, pixelCentre, rng, tilePixel } from '../fixtures/tiles.ts';
 import { isEmbedded, uniqueName } from '../helpers.ts';
+
+/** The tile fixtures name their internal ids (the tiles carry them as feature ids). */
+type TileFeature = FixtureFeature & { id: number };
 
 const db = getDb();
 const settings: TileSettings = { maxAge: 300, maxFeatures: 20000, maxBytes: 1_000_000 };
@@ -34,7 +29,7 @@ async function tile(ds: Geodataset, a: TileAddress, query: Record<string, string
 
 // ------------------------------------------------------------------------------------ mixed fixture
 const POINTS = 400;
-const mixed: FixtureFeature[] = [];
+const mixed: TileFeature[] = [];
 {
   const r = rng(42);
   for (let i = 1; i <= POINTS; i++) {
@@ -187,7 +182,7 @@ describe('vector tiles: content', () => {
       const polys = layer.features.filter((f) => f.type === 3);
       // A line reaches the buffered tile (all lie within its longitudes) when a vertex is above its
       // bottom edge (segments are straight in pixels: one endpoint is then inside the half-plane).
-      const reaches = (f: FixtureFeature) =>
+      const reaches = (f: TileFeature) =>
         (f.geometry.coordinates as [number, number][]).some(
           ([lon, lat]) => tilePixel(lon, lat, 4, 8, 5)[1] < 4160,
         );
@@ -381,7 +376,7 @@ describe('vector tiles: thinning and size guard', () => {
     const r = rng(7);
     const cells: [number, number][] = [];
     for (let i = 0; i < 1200; i++) cells.push([Math.floor(r() * 4096), Math.floor(r() * 4096)]);
-    const feats: FixtureFeature[] = [];
+    const feats: TileFeature[] = [];
     for (let i = 1; i <= 3000; i++) {
       const [px, py] = cells[Math.floor(r() * cells.length)];
       feats.push({
@@ -424,7 +419,7 @@ describe('vector tiles: thinning and size guard', () => {
   it('z0 over many points stays within 1 MB (and any byte budget given)', async () => {
     const count = isEmbedded() ? 20_000 : 200_000;
     const r = rng(99);
-    const feats: FixtureFeature[] = [];
+    const feats: TileFeature[] = [];
     for (let i = 1; i <= count; i++) {
       // A dense cluster and a sparse spread, as the bench data.
       const dense = i % 2 === 0;

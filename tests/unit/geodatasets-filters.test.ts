@@ -1,8 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { HttpError } from '#lib/errors.ts';
-import { parseIsoInstant, parsePropertyFilters, parseReadFilters } from '#lib/geodatasets/read/filters.ts';
+import { parsePropertyFilters, parseReadFilters } from '#lib/geodatasets/read/filters.ts';
 import { parseGeojsonOptions } from '#lib/geodatasets/read/geojson.ts';
 import { parseIntersectGeometry } from '#lib/geodatasets/read/intersect.ts';
+import { parseIsoInstant } from '#lib/iso8601.ts';
 
 function error(fn: () => unknown): HttpError {
   try {

@@ -61,3 +61,34 @@ describe('validator', () => {
     expect(await handler(fakeEvent(over), fakeContext())).toEqual(failureResult(400, message));
   });
 });
+
+describe("validator: format 'uuid' (lib/formats.ts)", () => {
+  const uuidHandler = middy(async (_event: unknown, context: EndpointContext) => context.parts.path).use([
+    errorResponse(),
+    proxyResult(),
+    validator({
+      schemas: {
+        path: { type: 'object', required: ['id'], properties: { id: { type: 'string', format: 'uuid' } } },
+      },
+    }),
+  ] as never[]);
+
+  it.each(['3f1c2a9e-6a55-4a8e-9d7a-0c1b2d3e4f50', '3F1C2A9E-6A55-4A8E-9D7A-0C1B2D3E4F50'])(
+    'passes %s',
+    async (id) => {
+      const res = await uuidHandler(fakeEvent({ pathParameters: { id } }), fakeContext());
+      expect(res.statusCode).toBe(200);
+    },
+  );
+
+  it.each([
+    'not-a-uuid',
+    'urn:uuid:3f1c2a9e-6a55-4a8e-9d7a-0c1b2d3e4f50',
+    '3f1c2a9e6a554a8e9d7a0c1b2d3e4f50',
+    '{3f1c2a9e-6a55-4a8e-9d7a-0c1b2d3e4f50}',
+  ])('refuses %s with 400 naming the field', async (id) => {
+    expect(await uuidHandler(fakeEvent({ pathParameters: { id } }), fakeContext())).toEqual(
+      failureResult(400, `URL segment 'id' must match format "uuid".`),
+    );
+  });
+});

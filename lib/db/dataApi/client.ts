@@ -5,6 +5,7 @@ import {
   RDSDataClient,
   RollbackTransactionCommand,
 } from '@aws-sdk/client-rds-data';
+import { envText } from '#lib/settings.ts';
 import { type Compiled, toParameters } from './compile.ts';
 import { type Column, columnsOf, rowsOf } from './records.ts';
 
@@ -66,14 +67,14 @@ export class DataApiClient {
   calls = 0;
   constructor(readonly config: DataApiConfig) {
     this.client = new RDSDataClient({
-      region: config.region ?? process.env.AWS_REGION ?? 'us-east-1',
+      region: config.region ?? envText('AWS_REGION') ?? 'us-east-1',
       // The local stand-in checks no signature; on AWS the function's role signs.
       ...(config.endpoint
         ? {
             endpoint: config.endpoint,
             credentials: {
-              accessKeyId: process.env.AWS_ACCESS_KEY_ID || 'local',
-              secretAccessKey: process.env.AWS_SECRET_ACCESS_KEY || 'local',
+              accessKeyId: envText('AWS_ACCESS_KEY_ID') ?? 'local',
+              secretAccessKey: envText('AWS_SECRET_ACCESS_KEY') ?? 'local',
             },
           }
         : {}),

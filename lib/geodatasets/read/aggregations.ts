@@ -1,5 +1,6 @@
 import type { Queryable } from '#lib/db/index.ts';
-import { type Geodataset, safeTable } from '../catalog.ts';
+import { type Geodataset, sqlTable } from '../catalog.ts';
+import { type JsonType, jsonType, majorityType } from './fieldTypes.ts';
 import {
   parseInteger,
   type ReadFilters,
@@ -32,16 +33,9 @@ export function parseSampleSize(query: Record<string, unknown>): number {
   return n === undefined ? DEFAULT_SAMPLE : Math.min(MAX_SAMPLE, Math.max(1, n));
 }
 
-type JsonType = 'number' | 'string' | 'boolean' | 'object' | 'array';
-function typeOf(v: unknown): JsonType {
-  if (Array.isArray(v)) return 'array';
-  const t = typeof v;
-  return t === 'number' || t === 'string' || t === 'boolean' ? t : 'object';
-}
-
 /**
- * Summarizes the top-level properties of a sample: a field's type is the JSON type most of its non-null
- * sampled values hold (ties: number, string, boolean); values of other types are ignored for it; fields
+ * Summarizes the top-level properties of a sample: a field's type is the majority JSON type of its
+ * non-null sampled values (`majorityType`); values of other types are ignored for it; fields
  * mostly holding objects or arrays are left out. Numbers: min, max and 10 equal-width bins (the last bin
  * closed; all in the first when min = max). Strings: the 50 most frequent (ties by code point).
  */
@@ -60,12 +54,8 @@ export function aggregate(samples: Record<string, unknown>[]): Record<string, Ag
   for (const field of [...byField.keys()].sort()) {
     const values = byField.get(field)!;
     const counts = new Map<JsonType, number>();
-    for (const v of values) counts.set(typeOf(v), (counts.get(typeOf(v)) ?? 0) + 1);
-    const order: JsonType[] = ['number', 'string', 'boolean', 'object', 'array'];
-    const type = order.reduce(
-      (best, t) => ((counts.get(t) ?? 0) > (counts.get(best) ?? 0) ? t : best),
-      order[0],
-    );
+    for (const v of values) counts.set(jsonType(v), (counts.get(jsonType(v)) ?? 0) + 1);
+    const type = majorityType((t) => counts.get(t) ?? 0);
     if (type === 'number') {
       const nums = values.filter((v): v is number => typeof v === 'number');
       let min = Number.POSITIVE_INFINITY;
@@ -110,7 +100,7 @@ export async function readAggregations(
   limit: number,
 ): Promise<{ body: AggregationsBody; samples: Record<string, unknown>[] }> {
   const f = await resolveReadFilters(sql, filters);
-  const table = sql(safeTable(ds.table));
+  const table = sqlTable(sql, ds);
   const where = sqlWhere(sql, ds, f, 't');
   const [[{ total }], sample] = await withReadErrors(() =>
     Promise.all([

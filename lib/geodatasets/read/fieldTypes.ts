@@ -1,12 +1,92 @@
 import type { Queryable } from '#lib/db/index.ts';
 import { badRequest, notFound } from '#lib/errors.ts';
-import { assertDatasetName, findDataset, type Geodataset, safeTable } from '../catalog.ts';
+import { assertDatasetName, findDataset, type Geodataset, sqlTable } from '../catalog.ts';
 import { type FieldStatsEntry, toFieldStats } from '../fieldStats.ts';
 import { sqlProps } from './filters.ts';
 
-export const MAX_LAYERS = 100;
+/**
+ * Field types, one rule for every answer that reports them (`GET /schema`, the TileJSON `vector_layers`,
+ * `GET /aggregations` and its MMGIS shape): a field's type is the JSON type most of its sampled non-null
+ * values hold, ties broken in `TYPE_ORDER`. The database samples `TYPE_SAMPLE_ROWS` rows per layer
+ * (`sampleTypeCounts`); the aggregations count their own filtered sample in JS (`jsonType`).
+ */
+export type JsonType = 'number' | 'string' | 'boolean' | 'object' | 'array';
+export const TYPE_ORDER: readonly JsonType[] = ['number', 'string', 'boolean', 'object', 'array'];
 /** Rows sampled per layer to infer field types. */
-export const SCHEMA_SAMPLE = 1000;
+export const TYPE_SAMPLE_ROWS = 1000;
+export const MAX_LAYERS = 100;
+
+/** The JSON type of a non-null value. */
+export function jsonType(v: unknown): JsonType {
+  if (Array.isArray(v)) return 'array';
+  const t = typeof v;
+  return t === 'number' || t === 'string' || t === 'boolean' ? t : 'object';
+}
+
+/** The type held by the most values among `candidates` (ties: the earlier in `candidates`). */
+export function majorityType<T extends JsonType>(
+  count: (t: T) => number,
+  candidates: readonly T[] = TYPE_ORDER as readonly T[],
+): T {
+  return candidates.reduce((best, t) => (count(t) > count(best) ? t : best), candidates[0]);
+}
+
+/**
+ * Per key, how many of the sampled rows hold each non-null JSON type: the top-level keys, or with `source`
+ * the given paths (keyed by their dotted path). `pick` is `random` (a fresh sample) or `first` (the first
+ * rows by id, so the same dataset version answers the same).
+ */
+export async function sampleTypeCounts(
+  sql: Queryable,
+  ds: Geodataset,
+  pick: 'random' | 'first',
+  source?: string[][],
+): Promise<Map<string, Map<JsonType, number>>> {
+  const p = sql`s.p`;
+  const pairs = source?.length
+    ? source
+        .map((path) => sql`(${path.join('.')}::text, ${p} #> ${path}::text[])`)
+        .reduce((a, b) => sql`${a}, ${b}`)
+    : undefined;
+  const entries = pairs
+    ? sql`(values ${pairs}) as e(key, value)`
+    : sql`jsonb_each(case when jsonb_typeof(${p}) = 'object' then ${p} else '{}'::jsonb end) e`;
+  const order = pick === 'random' ? sql`random()` : sql`id`;
+  const rows = await sql`
+    select e.key, jsonb_typeof(e.value) as type, count(*)::int as n
+    from (select ${sqlProps(sql, ds)} as p from ${sqlTable(sql, ds)} order by ${order} limit ${TYPE_SAMPLE_ROWS}::int) s,
+         lateral ${entries}
+    where jsonb_typeof(e.value) <> 'null'
+    group by 1, 2`;
+  const out = new Map<string, Map<JsonType, number>>();
+  for (const r of rows) {
+    const byType = out.get(r.key as string) ?? new Map<JsonType, number>();
+    byType.set(r.type as JsonType, Number(r.n));
+    out.set(r.key as string, byType);
+  }
+  return out;
+}
+
+export type FieldType = 'Number' | 'String' | 'Boolean';
+
+/**
+ * The TileJSON `vector_layers` fields: each top-level key's type over the first rows, or with `_source`
+ * the given paths (named by their dotted path, as in the tiles); objects and arrays are `String`.
+ */
+export async function readTileFields(
+  sql: Queryable,
+  ds: Geodataset,
+  source?: string[][],
+): Promise<Record<string, FieldType>> {
+  const counts = await sampleTypeCounts(sql, ds, 'first', source);
+  const out: Record<string, FieldType> = {};
+  for (const p of source ?? []) out[p.join('.')] = 'String';
+  for (const [key, byType] of [...counts.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
+    const t = majorityType((k) => byType.get(k) ?? 0);
+    out[key] = t === 'number' ? 'Number' : t === 'boolean' ? 'Boolean' : 'String';
+  }
+  return out;
+}
 
 /**
  * `layers`: comma-separated names, at most 100 (checked before any lookup, docs/contract.md#5-edge-cases-decided), each a valid
@@ -47,20 +127,13 @@ export interface SchemaAnswer {
  * layers) and the layers holding it; `field_stats` from the catalog, omitting layers without stats.
  */
 export async function readSchema(sql: Queryable, datasets: Geodataset[]): Promise<SchemaAnswer> {
-  const counts = new Map<string, Map<string, number>>();
+  const counts = new Map<string, Map<JsonType, number>>();
   const layersOf = new Map<string, string[]>();
   for (const ds of datasets) {
-    const rows = await sql`
-      select e.key, jsonb_typeof(e.value) as type, count(*)::int as n
-      from (select ${sqlProps(sql, ds)} as p from ${sql(safeTable(ds.table))} order by random() limit ${SCHEMA_SAMPLE}) s,
-           jsonb_each(case when jsonb_typeof(s.p) = 'object' then s.p else '{}'::jsonb end) e
-      where jsonb_typeof(e.value) <> 'null'
-      group by 1, 2`;
-    for (const r of rows) {
-      const key = r.key as string;
-      const byType = counts.get(key) ?? new Map<string, number>();
-      byType.set(r.type as string, (byType.get(r.type as string) ?? 0) + Number(r.n));
-      counts.set(key, byType);
+    for (const [key, byType] of await sampleTypeCounts(sql, ds, 'random')) {
+      const total = counts.get(key) ?? new Map<JsonType, number>();
+      for (const [t, n] of byType) total.set(t, (total.get(t) ?? 0) + n);
+      counts.set(key, total);
       const layers = layersOf.get(key) ?? [];
       if (!layers.includes(ds.name)) layers.push(ds.name);
       layersOf.set(key, layers);
@@ -68,8 +141,8 @@ export async function readSchema(sql: Queryable, datasets: Geodataset[]): Promis
   }
   const schema: SchemaAnswer['schema'] = {};
   for (const key of [...counts.keys()].sort()) {
-    const byType = [...counts.get(key)!.entries()].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1));
-    schema[key] = { type: byType[0][0], layers: layersOf.get(key)! };
+    const byType = counts.get(key)!;
+    schema[key] = { type: majorityType((t) => byType.get(t) ?? 0), layers: layersOf.get(key)! };
   }
   const field_stats: SchemaAnswer['field_stats'] = {};
   for (const ds of datasets)

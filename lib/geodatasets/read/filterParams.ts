@@ -1,4 +1,7 @@
 import { badRequest } from '#lib/errors.ts';
+import { parseIsoInstant } from '#lib/iso8601.ts';
+import { toNumber } from '#lib/numbers.ts';
+import { numberLiteral } from '../numeric.ts';
 
 /**
  * Parsing of the read filters of `GET /get` (geojson and mvt), intersect and aggregations from the query
@@ -49,15 +52,6 @@ export interface ReadFilters {
 /** The spec's default `format`: treated as "any ISO 8601" (PLATFORM.md: as a real pattern it is wrong). */
 export const DEFAULT_FORMAT = 'YYYY-MM-DDTHH:MI:SSZ';
 
-/** docs/contract.md#5-edge-cases-decided: a JSON number, or a string that is entirely a number literal. */
-export const NUMERIC_RE = '^-?(\\d+(\\.\\d*)?|\\.\\d+)([eE][+-]?\\d+)?$';
-const NUMERIC = new RegExp(NUMERIC_RE);
-/**
- * The largest magnitude a value may have to count as a number in statistics and numeric filters: its
- * square and a sum of many squares stay within float8 (docs/contract.md#5-edge-cases-decided: too large to square → skipped).
- */
-export const MAX_MAGNITUDE = 1e150;
-
 const SEGMENT = /^[\p{L}\p{N}_\-:@#/ ]+$/u;
 
 /**
@@ -90,8 +84,8 @@ function str(query: Record<string, unknown>, key: string): string | undefined {
 function num(query: Record<string, unknown>, key: string): number | undefined {
   const s = str(query, key);
   if (s === undefined) return undefined;
-  const n = Number(s.trim());
-  if (s.trim() === '' || !Number.isFinite(n))
+  const n = toNumber(s);
+  if (!Number.isFinite(n))
     throw badRequest(`'${key}' must be a number (got ${JSON.stringify(s).slice(0, 40)}).`);
   return n;
 }
@@ -113,36 +107,6 @@ export function parseInteger(query: Record<string, unknown>, key: string): numbe
   if (n === undefined) return undefined;
   if (!Number.isSafeInteger(n)) throw badRequest(`'${key}' must be an integer.`);
   return n;
-}
-
-const ISO =
-  /^(\d{4})(?:-?(\d{2})(?:-?(\d{2})(?:[T ](\d{2})(?::?(\d{2})(?::?(\d{2})(?:[.,](\d+))?)?)?(Z|[+-]\d{2}(?::?\d{2})?)?)?)?)?$/i;
-
-/**
- * Any ISO 8601 date or date-time (extended or basic format; a time without an offset is UTC) → ISO instant
- * with milliseconds, or undefined when the text is not a valid one (e.g. February 30).
- */
-export function parseIsoInstant(text: string): string | undefined {
-  const m = ISO.exec(text.trim());
-  if (!m) return undefined;
-  const [, y, mo = '01', d = '01', h = '00', mi = '00', s = '00', frac = '', off] = m;
-  const nums = [y, mo, d, h, mi, s].map(Number);
-  const [Y, M, D, H, MI, S] = nums;
-  if (M < 1 || M > 12 || D < 1 || D > 31 || H > 24 || MI > 59 || S > 60) return undefined;
-  if (H === 24 && (MI !== 0 || S !== 0)) return undefined;
-  const ms = Number(`0.${frac || '0'}`) * 1000;
-  let t = Date.UTC(Y, M - 1, D, H, MI, Math.min(S, 59), ms);
-  const check = new Date(Date.UTC(Y, M - 1, D));
-  if (check.getUTCFullYear() !== Y || check.getUTCMonth() !== M - 1 || check.getUTCDate() !== D)
-    return undefined;
-  if (off && off.toUpperCase() !== 'Z') {
-    const om = /^([+-])(\d{2}):?(\d{2})?$/.exec(off)!;
-    const minutes = Number(om[2]) * 60 + Number(om[3] ?? 0);
-    if (Number(om[2]) > 23 || Number(om[3] ?? 0) > 59) return undefined;
-    t -= (om[1] === '+' ? 1 : -1) * minutes * 60000;
-  }
-  if (!Number.isFinite(t)) return undefined;
-  return new Date(t).toISOString();
 }
 
 function parseTime(query: Record<string, unknown>, out: ReadFilters) {
@@ -218,11 +182,11 @@ export function parsePropertyFilters(text: string | undefined): PropertyFilter[]
       throw badRequest(`'filters' 'in' list for '${key}' has more than ${MAX_IN_VALUES} values.`);
     const values = parts.map((v) => {
       if (type === 'string') return v;
-      const t = v.trim();
-      if (!NUMERIC.test(t) || !Number.isFinite(Number(t))) {
+      const n = numberLiteral(v);
+      if (n === undefined) {
         throw badRequest(`'filters' value ${JSON.stringify(v).slice(0, 40)} for '${key}' is not a number.`);
       }
-      return Number(t);
+      return n;
     });
     out.push({ path, op: op as Op, type: type as FilterType, values });
   }

@@ -1,15 +1,10 @@
-import type postgres from 'postgres';
+import { type Fragment, sqlIdentifier } from '#lib/db/fragments.ts';
 import type { Queryable } from '#lib/db/index.ts';
 import { badRequest } from '#lib/errors.ts';
-import { type Geodataset, safeTable } from '../catalog.ts';
-import {
-  DEFAULT_FORMAT,
-  MAX_MAGNITUDE,
-  NUMERIC_RE,
-  type PropertyFilter,
-  type ReadFilters,
-  type TimeWindow,
-} from './filterParams.ts';
+import { ISO_TIMESTAMP_SQL } from '#lib/iso8601.ts';
+import { type Geodataset, sqlTable } from '../catalog.ts';
+import { sqlNumeric } from '../numeric.ts';
+import { DEFAULT_FORMAT, type PropertyFilter, type ReadFilters, type TimeWindow } from './filterParams.ts';
 
 export * from './filterParams.ts';
 
@@ -27,13 +22,12 @@ export * from './filterParams.ts';
  * Without it, `sqlWhere` still works (the pattern is applied inline, unchecked).
  */
 
-type Fragment = postgres.PendingQuery<any>;
 const ALIAS = /^[a-z_][a-z0-9_]*$/;
 
 /** A column reference, qualified by `alias` when one is given. */
 export function sqlColumn(sql: Queryable, name: string, alias?: string): Fragment {
   if (alias !== undefined && !ALIAS.test(alias)) throw new Error(`bad alias ${alias}`);
-  return sql(alias ? `${alias}.${name}` : name) as unknown as Fragment;
+  return sqlIdentifier(sql, alias ? `${alias}.${name}` : name);
 }
 
 /** The properties column as jsonb (legacy `json` datasets are cast). */
@@ -48,27 +42,9 @@ export function sqlPropPath(sql: Queryable, ds: Geodataset, path: string[], alia
 }
 
 /**
- * A jsonb value as float8 under the numeric rule of docs/contract.md#5-edge-cases-decided; NULL otherwise. Poison numbers are
- * NULL too, never an error (docs/geodatasets-read.md, "Poison numbers"): the text goes through `numeric`
- * (exact, no overflow for the bounded text admitted here), and a magnitude above `MAX_MAGNITUDE` (whose
- * square, or a sum of squares, could overflow float8) is skipped; a magnitude below 1e-300 counts as 0.
- */
-export function sqlNumeric(sql: Queryable, v: Fragment): Fragment {
-  const t = sql`(${v} #>> '{}')`;
-  const n = sql`(case when jsonb_typeof(${v}) = 'number' then (${v})::numeric
-    when jsonb_typeof(${v}) = 'string' and length(${t}) <= 1000 and ${t} ~ ${NUMERIC_RE}
-      and ${t} !~ '[eE][+-]?[0-9]{5}' then ${t}::numeric end)`;
-  return sql`(case when abs(${n}) <= ${MAX_MAGNITUDE}::numeric then
-    (case when abs(${n}) < 1e-300 then 0 else ${n} end)::float8 end)`;
-}
-
-const ISO_SQL =
-  '^\\d{4}-(0[1-9]|1[0-2])-(0[1-9]|[12]\\d|3[01])([T ]([01]\\d|2[0-3]):[0-5]\\d(:[0-5]\\d(\\.\\d+)?)?)?';
-const OFFSET_SQL = '(Z|z|[+-]\\d{2}(:?\\d{2})?)$';
-
-/**
- * A time read from a property, per feature: a JSON number is epoch milliseconds; a string is ISO 8601
- * (validated by a regex before the cast; no offset = UTC) or, with a custom `format`, `to_timestamp`.
+ * A time read from a property, per feature: a JSON number is epoch milliseconds; a string is ISO 8601 in
+ * the stored-value profile of lib/iso8601.ts (its regex checks the text before the cast; no offset = UTC),
+ * or with a custom `format`, `to_timestamp`.
  */
 function sqlPropTime(
   sql: Queryable,
@@ -83,8 +59,8 @@ function sqlPropTime(
   }
   return sql`(case jsonb_typeof(${v})
     when 'number' then to_timestamp((${v} #>> '{}')::float8 / 1000)
-    when 'string' then (case when (${v} #>> '{}') ~ ${`${ISO_SQL}${OFFSET_SQL}`} then (${v} #>> '{}')::timestamptz
-                             when (${v} #>> '{}') ~ ${`${ISO_SQL}$`} then (${v} #>> '{}')::timestamp at time zone 'UTC' end)
+    when 'string' then (case when (${v} #>> '{}') ~ ${ISO_TIMESTAMP_SQL.withOffset} then (${v} #>> '{}')::timestamptz
+                             when (${v} #>> '{}') ~ ${ISO_TIMESTAMP_SQL.withoutOffset} then (${v} #>> '{}')::timestamp at time zone 'UTC' end)
     end)`;
 }
 
@@ -226,7 +202,7 @@ function sqlMatch(sql: Queryable, ds: Geodataset, f: ReadFilters, alias?: string
 export function sqlWhere(sql: Queryable, ds: Geodataset, f: ReadFilters, alias?: string): Fragment {
   const match = sqlMatch(sql, ds, f, alias);
   if (!f.noDuplicates) return match ?? sql`true`;
-  const table = sql(safeTable(ds.table)) as unknown as Fragment;
+  const table = sqlTable(sql, ds);
   const inner = sqlMatch(sql, ds, f, 'd') ?? sql`true`;
   const id = sqlColumn(sql, 'id', alias);
   let dedup: Fragment;

@@ -1,7 +1,8 @@
-import type postgres from 'postgres';
+import { type Fragment, sqlIdentifier } from '#lib/db/fragments.ts';
 import type { Queryable } from '#lib/db/index.ts';
 import { badRequest } from '#lib/errors.ts';
-import { type Geodataset, safeTable } from '../catalog.ts';
+import { type Geodataset, sqlTable } from '../catalog.ts';
+import { sqlNumeric } from '../numeric.ts';
 import { collectText, featuresText, type Wrap } from './featureStream.ts';
 import {
   parseBool,
@@ -10,13 +11,10 @@ import {
   type ReadFilters,
   sqlColumn,
   sqlGroupKey,
-  sqlNumeric,
   sqlPropPath,
   sqlProps,
   sqlWhere,
 } from './filters.ts';
-
-type Fragment = postgres.PendingQuery<any>;
 
 /** The geojson-only options of `GET /get`: paging, `_source`, `stats`. */
 export interface GeojsonOptions {
@@ -153,13 +151,13 @@ function sqlRowsWithStats(
   f: ReadFilters,
   stats: NonNullable<GeojsonOptions['stats']>,
 ): Fragment {
-  const table = sql(safeTable(ds.table)) as unknown as Fragment;
+  const table = sqlTable(sql, ds);
   const where = sqlWhere(sql, ds, { ...f, id: undefined, noDuplicates: false }, 'm');
   const columns = stats.map(
     (s, i) => sql`${sqlNumeric(sql, sqlPropPath(sql, ds, s.path, 'm'))} as ${sql(`s${i}`)}`,
   );
   const objects = stats.map((s, i) => {
-    const n = sql(`n.s${i}`) as unknown as Fragment;
+    const n = sqlIdentifier(sql, `n.s${i}`);
     return sql`jsonb_build_object(${s.name}::text, jsonb_build_object('min', min(${n}) over w, 'max', max(${n}) over w,
       'avg', avg(${n}) over w, 'sum', sum(${n}) over w, 'stddev', stddev_pop(${n}) over w))`;
   });
@@ -207,7 +205,7 @@ export function featuresQuery(
   f: ReadFilters,
   opts: GeojsonOptions,
 ): Fragment {
-  const table = sql(safeTable(ds.table)) as unknown as Fragment;
+  const table = sqlTable(sql, ds);
   const props = opts.source ? sqlSourceProps(sql, ds, opts.source, 't') : sqlProps(sql, ds, 't');
   const meta = sqlMeta(sql, !!opts.stats?.length);
   const narrow = [
@@ -217,7 +215,7 @@ export function featuresQuery(
   const from = opts.stats?.length
     ? sql`(${sqlRowsWithStats(sql, ds, f, opts.stats)}) t where ${narrow}`
     : sql`${table} t where ${sqlWhere(sql, ds, f, 't')}`;
-  const q = sql('q') as unknown as Fragment;
+  const q = sqlIdentifier(sql, 'q');
   return sql`
     select '{"type":"Feature","geometry":' || ST_AsGeoJSON(q.geom) || ',"properties":'
       || ${sqlWithMeta(sql, sql`q.p`, sql`q.meta`)} || '}' as f

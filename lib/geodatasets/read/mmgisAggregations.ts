@@ -1,3 +1,5 @@
+import { majorityType } from './fieldTypes.ts';
+
 /**
  * The top-level `aggregations` of `GET /aggregations` and `/bulk_aggregations` in the MMGIS map client's
  * shape (docs/contract.md#4-geodatasets-api; its filter value pickers read it): per field, the JSON type most of its sampled
@@ -43,7 +45,7 @@ function shape(counts: Counts): MmgisAggregations {
   for (const field of [...counts.keys()].sort()) {
     const byKind = counts.get(field)!;
     const total = (k: Kind) => [...(byKind.get(k)?.values() ?? [])].reduce((a, b) => a + b, 0);
-    const type = TYPES.reduce((best, k) => (total(k) > total(best) ? k : best), TYPES[0]);
+    const type = majorityType(total, TYPES);
     const values = [...(byKind.get(type) ?? new Map<string, number>()).entries()]
       .sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0))
       .slice(0, MAX_VALUES);

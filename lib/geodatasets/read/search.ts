@@ -1,24 +1,21 @@
-import type postgres from 'postgres';
+import type { Fragment } from '#lib/db/fragments.ts';
 import type { Queryable } from '#lib/db/index.ts';
 import { badRequest } from '#lib/errors.ts';
-import { type Geodataset, safeTable } from '../catalog.ts';
+import { type Geodataset, sqlTable } from '../catalog.ts';
+import { numberLiteral, sqlNumeric } from '../numeric.ts';
 import {
-  NUMERIC_RE,
   type Op,
   type PropertyFilter,
   parsePath,
   parseReadFilters,
   type ReadFilters,
-  sqlNumeric,
   sqlPropPath,
   sqlWhere,
   withReadErrors,
 } from './filters.ts';
 import { MAX_LIMIT, streamFeaturesJson } from './geojson.ts';
 
-type Fragment = postgres.PendingQuery<any>;
 const OPERATORS = ['=', '<', '>', 'in', 'like'] as const;
-const NUMERIC = new RegExp(NUMERIC_RE);
 const WRAP = { before: '{"status":"success","body":', after: '}' };
 
 /**
@@ -75,11 +72,11 @@ export function parseSearchFilter(body: Record<string, unknown>): PropertyFilter
   if (parts.length > 1000) throw badRequest(`'value' lists more than 1000 values.`);
   if (type === 'number' && operator !== 'like') {
     const values = parts.map((p) => {
-      const t = p.trim();
-      if (!NUMERIC.test(t) || !Number.isFinite(Number(t))) {
+      const n = numberLiteral(p);
+      if (n === undefined) {
         throw badRequest(`'value' ${JSON.stringify(p).slice(0, 40)} is not a number (type=number).`);
       }
-      return Number(t);
+      return n;
     });
     return { path, op: operator as Op, type: 'number', values };
   }
@@ -94,7 +91,7 @@ async function navigate(
   body: Record<string, unknown>,
   last: boolean,
 ): Promise<number | undefined> {
-  const table = sql(safeTable(ds.table)) as unknown as Fragment;
+  const table = sqlTable(sql, ds);
   const where = sqlWhere(sql, ds, base, 't');
   if (last) {
     const [row] = await sql`select max(t.id) as id from ${table} t where ${where}`;

@@ -1,4 +1,4 @@
-import type postgres from 'postgres';
+import type { Fragment } from '#lib/db/fragments.ts';
 import type { Db } from '#lib/db/index.ts';
 import type { Geodataset } from '#lib/geodatasets/catalog.ts';
 import { encodeTile, type TileRow } from '#lib/geodatasets/tiles/encode.ts';
@@ -9,8 +9,6 @@ import {
   tileSettings,
 } from '#lib/geodatasets/tiles/tileParams.ts';
 import { sqlTileMvt, sqlTileRows } from '#lib/geodatasets/tiles/tileSql.ts';
-
-type Fragment = postgres.PendingQuery<any>;
 
 export interface Tile {
   /** The MVT protobuf; empty when no feature falls in the tile. */

@@ -3,6 +3,7 @@ import { authMode } from '#lib/auth/permissions.ts';
 import { badRequest } from '#lib/errors.ts';
 import type { Geodataset } from '#lib/geodatasets/catalog.ts';
 import { parsePath } from '#lib/geodatasets/read/filters.ts';
+import { envNumber } from '#lib/settings.ts';
 
 /** MVT extent (pixels per tile side) and buffer (pixels around the tile kept for rendering). */
 export const EXTENT = 4096;
@@ -82,11 +83,6 @@ export function parseTileSource(query: Record<string, unknown>): string[][] | un
   return names.length ? [...new Set(names)].map((n) => parsePath(n, '_source')) : undefined;
 }
 
-function envInt(name: string, fallback: number, max = Number.MAX_SAFE_INTEGER): number {
-  const v = Number(process.env[name]);
-  return Number.isFinite(v) && v > 0 ? Math.min(Math.floor(v), max) : fallback;
-}
-
 /** Tunables (environment): cache lifetime and the size guard. See docs/tiles.md. */
 export interface TileSettings {
   /** `TILE_MAX_AGE` seconds in Cache-Control (default 300). */
@@ -98,11 +94,10 @@ export interface TileSettings {
 }
 
 export function tileSettings(): TileSettings {
-  const maxAge = Number(process.env.TILE_MAX_AGE);
   return {
-    maxAge: Number.isFinite(maxAge) && maxAge >= 0 ? Math.floor(maxAge) : 300,
-    maxFeatures: envInt('TILE_MAX_FEATURES', 15000),
-    maxBytes: envInt('TILE_MAX_BYTES', 1_000_000, HARD_MAX_BYTES),
+    maxAge: envNumber('TILE_MAX_AGE', 300, { zero: true, integer: true }),
+    maxFeatures: envNumber('TILE_MAX_FEATURES', 15000, { integer: true }),
+    maxBytes: envNumber('TILE_MAX_BYTES', 1_000_000, { integer: true, max: HARD_MAX_BYTES }),
   };
 }
 

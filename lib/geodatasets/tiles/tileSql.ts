@@ -1,9 +1,7 @@
-import type postgres from 'postgres';
+import type { Fragment } from '#lib/db/fragments.ts';
 import type { Queryable } from '#lib/db/index.ts';
-import { type Geodataset, safeTable } from '#lib/geodatasets/catalog.ts';
+import { type Geodataset, sqlTable } from '#lib/geodatasets/catalog.ts';
 import { BUFFER, EXTENT, type TileAddress, tileFilterBounds } from '#lib/geodatasets/tiles/tileParams.ts';
-
-type Fragment = postgres.PendingQuery<any>;
 
 /** Thinning looks at the first PREFIX × cap candidates in hash order (docs/tiles.md). */
 export const PREFIX = 4;
@@ -38,7 +36,7 @@ function sqlKept(
   where: Fragment,
   maxFeatures: number,
 ): Fragment {
-  const table = sql(safeTable(ds.table)) as unknown as Fragment;
+  const table = sqlTable(sql, ds);
   const scale = EXTENT * 2 ** a.z;
   const f = tileFilterBounds(a);
   // Tile pixel of a point in Web Mercator, by closed-form math on lon/lat (no ST_Transform per row).

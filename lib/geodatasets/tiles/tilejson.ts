@@ -1,5 +1,6 @@
 import type { Queryable } from '#lib/db/index.ts';
-import { type Geodataset, safeTable } from '#lib/geodatasets/catalog.ts';
+import { type Geodataset, sqlTable } from '#lib/geodatasets/catalog.ts';
+import type { FieldType } from '#lib/geodatasets/read/fieldTypes.ts';
 import { parseReadFilters } from '#lib/geodatasets/read/filters.ts';
 
 /** Web Mercator's latitude limit: TileJSON bounds are clamped to the part tiles can show. */
@@ -19,48 +20,9 @@ const NOT_CARRIED = new Set([
   'limited',
 ]);
 
-export type FieldType = 'Number' | 'String' | 'Boolean';
-
-/**
- * Attribute names and types over a sample of rows (the most common non-null JSON type of each key): the
- * top-level keys, or with `_source` the given paths (named by their dotted path, as in the tiles).
- */
-export async function readFieldTypes(
-  sql: Queryable,
-  ds: Geodataset,
-  source?: string[][],
-  sample = 1000,
-): Promise<Record<string, FieldType>> {
-  const table = sql(safeTable(ds.table));
-  const props = ds.propertiesType === 'json' ? sql`s.properties::jsonb` : sql`s.properties`;
-  const pairs = source?.length
-    ? source
-        .map((p) => sql`(${p.join('.')}::text, ${props} #> ${p}::text[])`)
-        .reduce((a, b) => sql`${a}, ${b}`)
-    : undefined;
-  const entries = pairs
-    ? sql`(values ${pairs}) as e(key, value)`
-    : sql`jsonb_each(case when jsonb_typeof(${props}) = 'object' then ${props} else '{}'::jsonb end) e`;
-  const rows = await sql`
-    select e.key, jsonb_typeof(e.value) as t, count(*)::int as n
-    from (select properties from ${table} order by id limit ${sample}::int) s, lateral ${entries}
-    where e.value is not null and jsonb_typeof(e.value) <> 'null'
-    group by 1, 2
-    order by 1, 3 desc, 2`;
-  const out: Record<string, FieldType> = {};
-  for (const p of source ?? []) out[p.join('.')] = 'String';
-  const seen = new Set<string>();
-  for (const r of rows) {
-    if (seen.has(r.key)) continue;
-    seen.add(r.key);
-    out[r.key as string] = r.t === 'number' ? 'Number' : r.t === 'boolean' ? 'Boolean' : 'String';
-  }
-  return out;
-}
-
 /** The dataset's extent in lon/lat, clamped to Web Mercator's; the world when the dataset is empty. */
 export async function readBounds(sql: Queryable, ds: Geodataset): Promise<[number, number, number, number]> {
-  const table = sql(safeTable(ds.table));
+  const table = sqlTable(sql, ds);
   const [row] = await sql`
     select ST_XMin(e) as minx, ST_YMin(e) as miny, ST_XMax(e) as maxx, ST_YMax(e) as maxy
     from (select ST_Extent(geom)::geometry as e from ${table}) s`;

@@ -1,3 +1,5 @@
+import { parseIsoTimestamp } from '#lib/iso8601.ts';
+
 /**
  * The derived columns of a stored feature (docs/contract.md#4-geodatasets-api, docs/contract.md#5-edge-cases-decided): start_time/end_time parsed from the
  * named property (a JSON number is epoch milliseconds, a string must be ISO 8601; anything else is NULL),
@@ -17,43 +19,18 @@ export function readPath(props: Record<string, unknown>, path: string): unknown 
   return cur;
 }
 
-const ISO =
-  /^(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2})(\.\d+)?)?)?\s*(Z|z|[+-]\d{2}(?::?\d{2})?)?$/;
 const MAX_MS = 8.64e15;
-const CANONICAL = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d{1,3})?Z$/;
 
-/** An ISO 8601 timestamp text for the database, or null. Zone-less times are read as UTC. */
+/**
+ * A time property's value as ISO text for the database, or null: a JSON number is epoch milliseconds, a
+ * string is read by the stored-value profile of lib/iso8601.ts (zone-less times are UTC).
+ */
 export function toTimestamp(v: unknown): string | null {
   if (typeof v === 'number') {
     if (!Number.isFinite(v) || Math.abs(v) > MAX_MS) return null;
     return new Date(v).toISOString();
   }
-  if (typeof v !== 'string') return null;
-  if (CANONICAL.test(v)) {
-    // The common case (UTC with Z): Date.parse reads it exactly; only a rolled-over date is refused.
-    const t = Date.parse(v);
-    if (!Number.isFinite(t)) return null;
-    const iso = new Date(t).toISOString();
-    return iso.startsWith(v.slice(0, 10)) ? iso : null;
-  }
-  const m = ISO.exec(v.trim());
-  if (!m) return null;
-  const [, y, mo, d, h = '00', mi = '00', s = '00', frac = '', zone = 'Z'] = m;
-  let z = zone === 'z' ? 'Z' : zone;
-  if (z !== 'Z' && z.length === 3) z = `${z}:00`;
-  else if (z !== 'Z' && !z.includes(':')) z = `${z.slice(0, 3)}:${z.slice(3)}`;
-  const text = `${y}-${mo}-${d}T${h}:${mi}:${s}${frac.slice(0, 4)}${z}`;
-  const t = Date.parse(text);
-  if (!Number.isFinite(t)) return null;
-  // Reject rolled-over dates (2024-02-31) that Date.parse would silently move.
-  const back = new Date(t + (z === 'Z' ? 0 : offsetMs(z)));
-  if (back.getUTCDate() !== Number(d) || back.getUTCMonth() + 1 !== Number(mo)) return null;
-  return new Date(t).toISOString();
-}
-
-function offsetMs(z: string): number {
-  const sign = z[0] === '-' ? -1 : 1;
-  return sign * (Number(z.slice(1, 3)) * 60 + Number(z.slice(4, 6))) * 60000;
+  return typeof v === 'string' ? (parseIsoTimestamp(v) ?? null) : null;
 }
 
 function toText(v: unknown): string | null {

@@ -1,11 +1,12 @@
 import type { APIGatewayProxyEvent } from 'aws-lambda';
 import { header, type Principal } from '#lib/auth/principal.ts';
 import { forbidden } from '#lib/errors.ts';
+import { envText } from '#lib/settings.ts';
 import { type EndpointMiddleware, type EndpointRequest, proxyResponse } from './types.ts';
 
 /** Origins allowed to send credentials (cookies), from `CORS_ORIGINS` (comma-separated). */
 function allowedOrigins(): string[] {
-  return (process.env.CORS_ORIGINS ?? '')
+  return (envText('CORS_ORIGINS') ?? '')
     .split(',')
     .map((s) => s.trim())
     .filter(Boolean);

@@ -1,8 +1,12 @@
 /**
- * Response shapes for the OpenAPI document: an endpoint may declare its own (`endpoint({ responses })`);
- * every endpoint answers failures with `failure`.
+ * Response shapes for the OpenAPI document: an endpoint declares its own by status (`endpoint({ responses })`,
+ * the shapes of lib/http/openapi/shapes/); every endpoint answers failures with `failure`. `schema` is
+ * the JSON body (`contentType` when not `application/json`); `content` gives several media types.
  */
-export type ResponseSchemas = Record<number, { description?: string; schema?: object; contentType?: string }>;
+export type ResponseSchemas = Record<
+  number,
+  { description?: string; schema?: object; contentType?: string; content?: Record<string, object> }
+>;
 
 /** `{status:'failure', message, ...}`: every 4xx/5xx answer (docs/architecture.md, error shape). */
 export const failure = {
@@ -33,46 +37,18 @@ export const failures: Record<number, string> = {
   401: 'Authentication required, or an invalid token.',
   403: 'Not allowed for this caller.',
   404: 'Unknown resource.',
+  409: 'Conflict: the name is taken.',
   413: 'Request body too large.',
   500: 'Internal error (the message carries the request id).',
   503: 'The database is unavailable or took too long.',
 };
 
-/** A GeoJSON Feature as the read endpoints answer it (geometry and properties passed through). */
-const feature = {
-  type: 'object',
-  required: ['type', 'geometry', 'properties'],
-  properties: {
-    type: { const: 'Feature' },
-    geometry: { type: ['object', 'null'] },
-    properties: { type: 'object' },
-  },
-} as const;
+/** `{status:'success', message}` and, when given, `body`. */
+export function successMessage(body?: object) {
+  return body
+    ? successWith({ message: { type: 'string' }, body }, ['message', 'body'])
+    : successWith({ message: { type: 'string' } }, ['message']);
+}
 
-export const featureCollection = {
-  type: 'object',
-  required: ['type', 'features'],
-  properties: { type: { const: 'FeatureCollection' }, features: { type: 'array', items: feature } },
-} as const;
-
-export const featureList = { type: 'array', items: feature } as const;
-
-/**
- * The 303 of an answer over the inline limit (lib/http/largeResponse.ts, docs/geodatasets-read.md): the
- * answer is in S3, `Location` (and `url`) a presigned GET valid until `expiresAt`.
- */
-export const oversizedAnswer = {
-  description:
-    'The answer is over MAX_INLINE_RESPONSE_BYTES (default 5 MiB): it was written to S3 and is at the ' +
-    'presigned URL in the Location header (also `url`), valid until `expiresAt`; the same answer a ' +
-    'smaller one gets inline, byte for byte. Cache-Control: no-store.',
-  schema: successWith(
-    {
-      message: { type: 'string' },
-      url: { type: 'string' },
-      bytes: { type: 'integer' },
-      expiresAt: { type: 'string', format: 'date-time' },
-    },
-    ['message', 'url', 'bytes', 'expiresAt'],
-  ),
-};
+/** `responses` of an endpoint whose success is a 200 with this JSON body: `endpoint({ responses: ok(x) })`. */
+export const ok = (schema: object) => ({ 200: { schema } });

@@ -50,9 +50,11 @@ const json = (schema: object, type = 'application/json') => ({ content: { [type]
 function responses(options: Options | undefined): Record<string, object> {
   const out: Record<string, object> = {};
   for (const [status, r] of Object.entries(options?.responses ?? {})) {
+    const content = Object.entries(r.content ?? {}).map(([type, schema]) => [type, { schema }]);
     out[status] = {
       description: r.description ?? 'Success.',
       ...(r.schema ? json(r.schema, r.contentType) : {}),
+      ...(content.length ? { content: Object.fromEntries(content) } : {}),
     };
   }
   if (!Object.keys(out).some((s) => s.startsWith('2'))) {

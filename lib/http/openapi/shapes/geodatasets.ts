@@ -1,0 +1,185 @@
+import { successMessage, successWith } from '../describe.ts';
+import { arrayOf, dateTime, integer, nullable, number, object, string } from '../json.ts';
+
+/** Response shapes of /api/geodatasets (docs/contract.md#4-geodatasets-api, docs/geodatasets-read.md). */
+
+const geometry = { type: ['object', 'null'], required: ['type'], properties: { type: string } } as const;
+
+export const feature = {
+  type: 'object',
+  required: ['type', 'geometry', 'properties'],
+  properties: { type: { const: 'Feature' }, geometry, properties: { type: ['object', 'null'] } },
+} as const;
+
+/** A GeoJSON FeatureCollection: the bare answer of `GET /get` (geojson), `body` of intersect. */
+export const featureCollection = object({ type: { const: 'FeatureCollection' }, features: arrayOf(feature) });
+
+/**
+ * The 303 of an answer over the inline limit (lib/http/largeResponse.ts, docs/geodatasets-read.md): the
+ * answer is in S3, `Location` (and `url`) a presigned GET valid until `expiresAt`.
+ */
+export const largeAnswer = {
+  description:
+    'The answer is over MAX_INLINE_RESPONSE_BYTES (default 5 MiB): it was written to S3 and is at the ' +
+    'presigned URL in the Location header (also `url`), valid until `expiresAt`; the same answer a ' +
+    'smaller one gets inline, byte for byte. Cache-Control: no-store.',
+  schema: successWith({ message: string, url: string, bytes: integer, expiresAt: dateTime }, [
+    'message',
+    'url',
+    'bytes',
+    'expiresAt',
+  ]),
+};
+
+export const intersectAnswer = successWith({ body: featureCollection }, ['body']);
+export const searchAnswer = successWith({ body: arrayOf(feature) }, ['body']);
+
+const fieldStats = object(
+  {
+    type: { const: 'number' },
+    min: number,
+    max: number,
+    sum: number,
+    sumsq: number,
+    count: integer,
+    nullCount: integer,
+    avg: nullable(number),
+    stddev: nullable(number),
+  },
+  ['nullCount', 'avg', 'stddev'],
+);
+const fieldStatsOf = { type: 'object', additionalProperties: fieldStats } as const;
+
+export const schemaAnswer = successWith(
+  {
+    schema: {
+      type: 'object',
+      additionalProperties: object({ type: string, layers: arrayOf(string) }),
+    },
+    field_stats: { type: 'object', additionalProperties: fieldStatsOf },
+  },
+  ['schema', 'field_stats'],
+);
+
+export const entry = object(
+  {
+    name: string,
+    updated: string,
+    filename: nullable(string),
+    properties_type: { enum: ['json', 'jsonb'] },
+    num_features: integer,
+    start_prop: nullable(string),
+    end_prop: nullable(string),
+    group_id_prop: nullable(string),
+    feature_id_prop: nullable(string),
+    field_stats: fieldStatsOf,
+    occurrences: {
+      type: 'object',
+      additionalProperties: arrayOf(object({ name: string, uuid: nullable(string), path: string })),
+    },
+  },
+  ['field_stats'],
+);
+export const entriesAnswer = successWith({ body: object({ entries: arrayOf(entry) }) }, ['body']);
+
+const histogram = arrayOf(object({ min: number, max: number, count: integer }));
+const aggregation = {
+  oneOf: [
+    object({ type: { const: 'number' }, min: number, max: number, histogram }),
+    object({ type: { const: 'string' }, values: { type: 'object', additionalProperties: integer } }),
+    object({ type: { const: 'boolean' }, values: object({ true: integer, false: integer }) }),
+  ],
+} as const;
+const aggregationsBody = object({
+  layer: string,
+  sampled: integer,
+  total: integer,
+  aggregations: { type: 'object', additionalProperties: aggregation },
+});
+/** The MMGIS map client's shape: per field, its majority type and value counts. */
+const mmgisAggregations = {
+  type: 'object',
+  additionalProperties: object({
+    type: { enum: ['number', 'string', 'boolean'] },
+    aggs: { type: 'object', additionalProperties: integer },
+  }),
+} as const;
+export const aggregationsAnswer = successWith({ aggregations: mmgisAggregations, body: aggregationsBody }, [
+  'aggregations',
+  'body',
+]);
+export const bulkAggregationsAnswer = successWith(
+  { aggregations: mmgisAggregations, body: { type: 'object', additionalProperties: aggregationsBody } },
+  ['aggregations', 'body'],
+);
+
+export const tileJsonAnswer = successWith(
+  {
+    tilejson: { const: '3.0.0' },
+    name: string,
+    tiles: arrayOf(string),
+    minzoom: integer,
+    maxzoom: integer,
+    bounds: arrayOf(number),
+    center: arrayOf(number),
+    vector_layers: arrayOf(
+      object({
+        id: string,
+        fields: { type: 'object', additionalProperties: { enum: ['Number', 'String', 'Boolean'] } },
+      }),
+    ),
+  },
+  ['tilejson', 'tiles', 'vector_layers', 'bounds'],
+);
+
+/** `{name, num_features, added?}` of a write (docs/contract.md#5-edge-cases-decided). */
+export const writeAnswer = successWith(
+  { body: object({ name: string, num_features: integer, added: integer }, ['added']) },
+  ['body'],
+);
+
+const jobState = { enum: ['awaiting_upload', 'queued', 'running', 'succeeded', 'failed'] } as const;
+/** `{job: {id, state}}` of a started job (202, or 200 when there is nothing to do). */
+export const jobStarted = successWith({ body: object({ job: object({ id: string, state: jobState }) }) }, [
+  'body',
+]);
+export const jobAnswer = successWith(
+  {
+    body: object({
+      job: object(
+        {
+          id: string,
+          kind: string,
+          name: nullable(string),
+          state: jobState,
+          error: string,
+          result: {},
+          processed: integer,
+          total: integer,
+          createdAt: dateTime,
+          finishedAt: dateTime,
+        },
+        ['error', 'result', 'processed', 'total', 'finishedAt'],
+      ),
+    }),
+  },
+  ['body'],
+);
+
+export const uploadAnswer = successWith(
+  {
+    body: object({
+      job: object({ id: string, state: jobState }),
+      upload: object({
+        url: string,
+        method: { const: 'PUT' },
+        headers: { type: 'object', additionalProperties: string },
+        expiresAt: dateTime,
+        maxBytes: integer,
+      }),
+    }),
+  },
+  ['body'],
+);
+
+export const removed = successMessage();

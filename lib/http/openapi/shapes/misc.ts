@@ -1,0 +1,69 @@
+import { failure, successMessage, successWith } from '../describe.ts';
+import { arrayOf, integer, nullable, number, object, string } from '../json.ts';
+
+/** Response shapes of /api/datasets, /api/shortener and /api/utils (docs/datasets.md, docs/shortener.md, docs/utils.md). */
+
+const row = { type: 'object', additionalProperties: string } as const;
+
+export const datasetWritten = successMessage(
+  object({ name: string, rows: integer, columns: arrayOf(string), added: integer }),
+);
+export const datasetEntries = successWith(
+  {
+    body: object({
+      entries: arrayOf(
+        object({
+          name: string,
+          updated: string,
+          rows: integer,
+          columns: arrayOf(string),
+          occurrences: {
+            type: 'object',
+            additionalProperties: arrayOf(object({ name: string, uuid: nullable(string), path: string })),
+          },
+        }),
+      ),
+    }),
+  },
+  ['body'],
+);
+export const datasetRows = successWith({ body: arrayOf(row) }, ['body']);
+/** One answer per query, in order; a query that cannot run carries `error` and no results. */
+export const datasetQueries = successWith(
+  {
+    body: arrayOf(
+      object({ dataset: {}, column: {}, search: {}, results: arrayOf(row), error: string }, ['error']),
+    ),
+  },
+  ['body'],
+);
+
+/** shorten: `body.url` is the code; expand: `body.url` the stored URL. */
+export const shortenerAnswer = successMessage(object({ url: string }));
+
+const value = nullable(number);
+export const bandsAnswer = successWith({ body: arrayOf({ type: 'array', prefixItems: [integer, value] }) }, [
+  'body',
+]);
+/** 422 of getbands/getprofile: the file is not a readable, georeferenced GeoTIFF (docs/utils.md). */
+export const unreadableRaster = {
+  description: 'The file is not a readable GeoTIFF, or its georeferencing or CRS is unknown.',
+  schema: failure,
+};
+export const profileAnswer = successWith({ body: arrayOf(arrayOf(value)) }, ['body']);
+export const tilesetTimesAnswer = successWith(
+  { body: object({ times: arrayOf(object({ t: string, n: string })) }) },
+  ['body'],
+);
+
+const database = object({ driver: { enum: ['postgres', 'data-api'] }, ok: { type: 'boolean' } });
+export const healthy = successWith({ message: string, database }, ['message', 'database']);
+/** 503 of the healthcheck: the failure shape with the database's state. */
+export const unhealthy = {
+  description: 'The database does not answer.',
+  schema: {
+    ...failure,
+    required: [...failure.required, 'database'],
+    properties: { ...failure.properties, database },
+  },
+};

@@ -1,0 +1,78 @@
+/**
+ * ISO 8601 times: the one grammar of the service. Two profiles of it, both ending in the same range check
+ * (`instant`: the month's real days, offset hours ≤ 23 and minutes ≤ 59; a time without an offset is UTC):
+ *
+ * - **a time a client sends** (`parseIsoInstant`: `starttime`/`endtime` of the geodataset reads and of the
+ *   tileset times): any ISO 8601 date or date-time, extended or basic format, reduced precision (`2024`,
+ *   `2024-01`), `T` (any case) or a space, a fraction after `.` or `,`, `Z` or `±hh[:mm]`; `24:00` ends a
+ *   day and a leap second `:60` counts as `:59` (docs/geodatasets-read.md, "Time").
+ * - **a time stored in a feature property** (`parseIsoTimestamp` for the derived columns on ingest and the
+ *   tileset folder names; `ISO_TIMESTAMP_SQL` for the per-feature read in the database): the complete
+ *   extended date `YYYY-MM-DD`, an optional `T`/space time `hh:mm[:ss[.f]]` (hour 00–23), an optional `Z`
+ *   or `±hh[:mm]`, whitespace around the text and before the zone ignored (docs/geodatasets-write.md,
+ *   "Props and derived columns"). Its pattern is written once, in the regex dialect JavaScript and
+ *   PostgreSQL share, so the write and the per-feature read accept the same texts.
+ *
+ * Both return the instant as ISO text with milliseconds (a longer fraction is truncated), or undefined.
+ */
+
+const REQUEST =
+  /^(\d{4})(?:-?(\d{2})(?:-?(\d{2})(?:[T ](\d{2})(?::?(\d{2})(?::?(\d{2})(?:[.,](\d+))?)?)?(Z|[+-]\d{2}(?::?\d{2})?)?)?)?)?$/i;
+
+const STORED_DATE_TIME =
+  '(\\d{4})-(0[1-9]|1[0-2])-(0[1-9]|[12]\\d|3[01])(?:[T ]([01]\\d|2[0-3]):([0-5]\\d)(?::([0-5]\\d)(?:\\.(\\d+))?)?)?';
+const STORED_OFFSET = '(Z|z|[+-](?:[01]\\d|2[0-3])(?::?[0-5]\\d)?)';
+const STORED = new RegExp(`^\\s*${STORED_DATE_TIME}\\s*${STORED_OFFSET}?\\s*$`);
+
+/**
+ * The stored-value profile as PostgreSQL regexes: a text matching `withOffset` is cast `::timestamptz`,
+ * one matching `withoutOffset` is cast `::timestamp at time zone 'UTC'` (the cast accepts every text these
+ * match; a rolled-over date such as `2024-02-30` still fails it, which the read reports as a 400).
+ */
+export const ISO_TIMESTAMP_SQL = {
+  withOffset: `^\\s*${STORED_DATE_TIME}\\s*${STORED_OFFSET}\\s*$`,
+  withoutOffset: `^\\s*${STORED_DATE_TIME}\\s*$`,
+} as const;
+
+/** A time a client sends (see above) → ISO instant, or undefined when it is not a valid one. */
+export function parseIsoInstant(text: string): string | undefined {
+  const m = REQUEST.exec(text.trim());
+  if (!m) return undefined;
+  const [, y, mo = '01', d = '01', h = '00', mi = '00', s = '00', frac = '', off] = m;
+  if (Number(s) > 60 || (Number(h) === 24 && (Number(mi) !== 0 || Number(s) !== 0))) return undefined;
+  return instant(y, mo, d, h, mi, Math.min(Number(s), 59), frac, off);
+}
+
+/** A time stored in a feature property (see above) → ISO instant, or undefined. */
+export function parseIsoTimestamp(text: string): string | undefined {
+  const m = STORED.exec(text);
+  if (!m) return undefined;
+  const [, y, mo, d, h = '00', mi = '00', s = '00', frac = '', off] = m;
+  return instant(y, mo, d, h, mi, Number(s), frac, off);
+}
+
+/** The range check and arithmetic of both profiles. */
+function instant(
+  y: string,
+  mo: string,
+  d: string,
+  h: string,
+  mi: string,
+  s: number,
+  frac: string,
+  off: string | undefined,
+): string | undefined {
+  const [Y, M, D, H, MI] = [y, mo, d, h, mi].map(Number);
+  if (M < 1 || M > 12 || D < 1 || D > 31 || H > 24 || MI > 59 || s > 59) return undefined;
+  const day = new Date(0);
+  day.setUTCFullYear(Y, M - 1, D);
+  if (day.getUTCFullYear() !== Y || day.getUTCMonth() !== M - 1 || day.getUTCDate() !== D) return undefined;
+  let t = day.getTime() + ((H * 60 + MI) * 60 + s) * 1000 + Number(frac.slice(0, 3).padEnd(3, '0'));
+  if (off && off.toUpperCase() !== 'Z') {
+    const om = /^([+-])(\d{2}):?(\d{2})?$/.exec(off)!;
+    const [oh, omin] = [Number(om[2]), Number(om[3] ?? 0)];
+    if (oh > 23 || omin > 59) return undefined;
+    t -= (om[1] === '+' ? 1 : -1) * (oh * 60 + omin) * 60000;
+  }
+  return new Date(t).toISOString();
+}
