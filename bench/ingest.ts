@@ -19,12 +19,12 @@ import { generateToken } from '../lib/auth/tokens.ts';
 import { createUser } from '../lib/auth/users.ts';
 import { startEmbedded } from '../lib/db/embedded.ts';
 import { closeDb, createDb, type Db } from '../lib/db/index.ts';
-import { createDatasetIndexes, createDatasetTable, safeTable } from '../lib/geodatasets/catalog.ts';
 import { convertProperties } from '../lib/geodatasets/manage.ts';
 import { recreateGeodataset } from '../lib/geodatasets/write/write.ts';
 import { prepareDatabase } from '../scripts/devServer.ts';
 import { runChild as runChildProcess } from './child.ts';
 import { points, polygons, writeFeatureCollection } from './data.ts';
+import { appendReference, copyReference } from './ingestReference.ts';
 
 const N_POINTS = Number(process.env.BENCH_POINTS) || 200_000;
 const N_POLYGONS = Number(process.env.BENCH_POLYGONS) || 20_000;
@@ -103,65 +103,6 @@ async function runChild(
   return r;
 }
 
-function copyText(s: string): string {
-  return s.replace(/\\/g, '\\\\').replace(/\t/g, '\\t').replace(/\n/g, '\\n').replace(/\r/g, '\\r');
-}
-
-/** The reference: COPY of the same rows (geometry, properties, start_time, group_id) into an indexed table. */
-async function copyReference(db: Db): Promise<number> {
-  const table = 'gd_0_1';
-  await db.sql.unsafe(`drop table if exists ${table}`);
-  await createDatasetTable(db.sql, table);
-  await createDatasetIndexes(db.sql, table);
-  const t0 = performance.now();
-  const w = await db.sql
-    .unsafe(`copy ${table} (geom, properties, start_time, group_id) from stdin`)
-    .writable();
-  let buf: string[] = [];
-  const flush = () =>
-    new Promise<void>((ok, fail) => {
-      const chunk = buf.join('');
-      buf = [];
-      w.write(chunk, (e) => (e ? fail(e) : ok()));
-    });
-  for (const f of points(N_POINTS, 1)) {
-    const [x, y] = f.geometry.coordinates as number[];
-    const p = f.properties;
-    buf.push(`SRID=4326;POINT(${x} ${y})\t${copyText(JSON.stringify(p))}\t${p.t}\t${copyText(p.g)}\n`);
-    if (buf.length === 5000) await flush();
-  }
-  await flush();
-  await new Promise<void>((ok, fail) => {
-    w.on('finish', ok);
-    w.on('error', fail);
-    w.end();
-  });
-  const ms = performance.now() - t0;
-  await db.sql.unsafe(`drop table ${table}`);
-  return ms;
-}
-
-/** The database's own share of an append: 10,000 stored rows copied by INSERT ... SELECT (rolled back). */
-async function appendReference(db: Db, name: string): Promise<number> {
-  const [{ table_name: table }] = await db.sql`select table_name from geodatasets where name = ${name}`;
-  const t = safeTable(table as string);
-  let best = Infinity;
-  for (let i = 0; i < RUNS; i++) {
-    await db
-      .transaction(async (tx) => {
-        const t0 = performance.now();
-        await tx.unsafe(
-          `insert into ${t} (geom, properties, start_time, end_time, group_id, feature_id)
-           select geom, properties, start_time, end_time, group_id, feature_id from ${t} where id <= ${N_APPEND}`,
-        );
-        best = Math.min(best, performance.now() - t0);
-        throw new Error('rollback');
-      })
-      .catch(() => {});
-  }
-  return best;
-}
-
 async function adminToken(db: Db): Promise<string> {
   const user = await createUser(db.sql, {
     username: `bench_${randomBytes(3).toString('hex')}`,
@@ -190,7 +131,7 @@ async function suite(url: string, files: Record<string, string>, withCopy: boole
     // The machine is shared: each timed figure is the best of RUNS runs (COPY and recreate alike).
     let copyMs: number | null = null;
     if (withCopy)
-      for (let i = 0; i < RUNS; i++) copyMs = Math.min(copyMs ?? Infinity, await copyReference(db));
+      for (let i = 0; i < RUNS; i++) copyMs = Math.min(copyMs ?? Infinity, await copyReference(db, N_POINTS));
     let rec = await runChild('recreate', files.points, 'bench_points', url, token);
     for (let i = 1; i < RUNS; i++) {
       const again = await runChild('recreate', files.points, 'bench_points', url, token);
@@ -202,7 +143,7 @@ async function suite(url: string, files: Record<string, string>, withCopy: boole
       const again = await runChild('append', files.append, 'bench_points', url, token);
       if (again.ms < app.ms) app = again;
     }
-    const appendRefMs = await appendReference(db, 'bench_points');
+    const appendRefMs = await appendReference(db, 'bench_points', RUNS, N_APPEND);
     // A json dataset of the same 200,000 points (lib code: no endpoint creates json), then the conversion.
     await recreateGeodataset(
       db,
