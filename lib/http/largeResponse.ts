@@ -1,7 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { envNumber } from '#lib/settings.ts';
 import { uploadBucket } from '#lib/uploads/bucket.ts';
-import type { MultipartUpload } from '#lib/uploads/multipartUpload.ts';
 import { type HttpResponse, rawJson, respond } from './response.ts';
 
 /** `MAX_INLINE_RESPONSE_BYTES`, default 5 MiB (below Lambda's 6 MB response limit). */
@@ -22,10 +21,11 @@ export function responseUrlSeconds(): number {
 /**
  * A JSON answer produced in pieces (featureStream.ts), answered inline when it is at most
  * `maxInlineResponseBytes()`, byte for byte as the pieces give it. A larger one is streamed into the
- * upload bucket (`responses/<uuid>.json`) as a multipart upload as the pieces arrive, and answered 303 with
- * a short-lived presigned GET in `Location` and a small JSON body saying so; the upload is aborted if the
- * answer fails half-way. The function holds at most the inline limit plus about two parts of 5 MiB (one
- * in flight, one being gathered) and one batch of features, whatever the answer's size. Without a bucket (in-process benches) the whole answer is returned inline.
+ * upload bucket (`responses/<uuid>.json`) as the pieces arrive (`uploadStream`: a multipart upload), and
+ * answered 303 with a short-lived presigned GET in `Location` and a small JSON body saying so; the upload
+ * is aborted if the answer fails half-way. The function holds at most the inline limit plus about two
+ * parts of 5 MiB (one in flight, one being gathered) and one batch of features, whatever the answer's
+ * size. Without a bucket (in-process benches) the whole answer is returned inline.
  * `hint` ends the 303's message (how to get the answer in pages, when the endpoint can).
  *
  * @example return streamedJson(streamFeatureCollection(db.sql, ds, filters, options), 'read it in pages with limit and offset')
@@ -33,39 +33,38 @@ export function responseUrlSeconds(): number {
 export async function streamedJson(pieces: AsyncIterable<string>, hint?: string): Promise<HttpResponse> {
   const limit = maxInlineResponseBytes();
   const bucket = uploadBucket();
-  let held: string[] = [];
+  const source = pieces[Symbol.asyncIterator]();
+  const held: string[] = [];
   let bytes = 0;
-  let upload: MultipartUpload | undefined;
-  try {
-    for await (const piece of pieces) {
-      const n = Buffer.byteLength(piece);
-      bytes += n;
-      if (upload) {
-        await upload.write(piece, n);
-        continue;
-      }
-      held.push(piece);
-      if (bucket && bytes > limit) {
-        // The S3 SDK (about 1 MB of bundle) loads only here: every worker of the read functions would
-        // otherwise initialise it at start, which under a burst (a worker per request) delays every answer.
-        const { MultipartUpload } = await import('#lib/uploads/multipartUpload.ts');
-        const { RESPONSES_PREFIX } = await import('#lib/uploads/s3.ts');
-        upload = await MultipartUpload.start(
-          `${RESPONSES_PREFIX}${randomUUID()}.json`,
-          'application/json; charset=utf-8',
-        );
-        const earlier = held;
-        held = [];
-        for (const p of earlier) await upload.write(p);
-      }
-    }
-    if (!upload) return rawJson(200, held.join(''));
-    await upload.complete();
-  } catch (e) {
-    await upload?.abort();
-    throw e;
+  for (;;) {
+    const next = await source.next();
+    if (next.done) return rawJson(200, held.join(''));
+    held.push(next.value);
+    bytes += Buffer.byteLength(next.value);
+    if (bucket && bytes > limit) break;
   }
-  return seeOther(upload.key, bytes, limit, hint);
+  // Over the limit: what is held, then the rest as it comes, into S3.
+  async function* all(): AsyncGenerator<string> {
+    yield* held.splice(0);
+    for (;;) {
+      const next = await source.next();
+      if (next.done) return;
+      bytes += Buffer.byteLength(next.value);
+      yield next.value;
+    }
+  }
+  // The S3 SDK (about 1 MB of bundle) loads only here: every worker of the read functions would otherwise
+  // initialise it at start, which under a burst (a worker per request) delays every answer.
+  const { uploadStream } = await import('#lib/uploads/streamUpload.ts');
+  const { RESPONSES_PREFIX } = await import('#lib/uploads/s3.ts');
+  const key = `${RESPONSES_PREFIX}${randomUUID()}.json`;
+  try {
+    await uploadStream(key, 'application/json; charset=utf-8', all());
+  } finally {
+    // Closes the producer (its database cursor) when the upload stopped early.
+    await source.return?.();
+  }
+  return seeOther(key, bytes, limit, hint);
 }
 
 /** The 303 to the presigned GET of `key`. */
