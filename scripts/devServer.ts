@@ -42,8 +42,8 @@ export interface RunningService {
 }
 
 /**
- * The one way serverless-offline is started (`npm start`, the API tests, the benches). No
- * `--reloadHandler`: that flag made a new worker thread (a new "Lambda instance" with a new pool) for
+ * The one way serverless-offline is started (`npm start`, the API tests, the benches). Without
+ * serverless-offline's reload-handler flag: that flag made a new worker thread (a new "Lambda instance" with a new pool) for
  * every request; without it a worker serves one request at a time and is reused, as on Lambda
  * (docs/connections.md). Hot reload restarts the whole process instead (scripts/start.mjs).
  */

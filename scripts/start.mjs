@@ -1,7 +1,7 @@
 // `npm start`: build, serve the whole API through serverless-offline (scripts/devServer.ts startService, the
 // same function the tests and benches use), and on every save rebuild with esbuild's watch mode and restart
-// serverless-offline once the rebuild ends (debounced). docs/connections.md says why there is no
-// `--reloadHandler`.
+// serverless-offline once the rebuild ends (debounced). docs/connections.md says why serverless-offline's
+// reload-handler flag is not used.
 import * as esbuild from 'esbuild';
 import { buildOptions } from './build.mjs';
 import { buildWeb } from './buildWeb.mjs';

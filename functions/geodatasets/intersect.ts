@@ -3,7 +3,7 @@ import { parseReadFilters } from '#lib/geodatasets/read/filters.ts';
 import { parseIntersectGeometry, readIntersect } from '#lib/geodatasets/read/intersect.ts';
 import { endpoint } from '#lib/http/endpoint.ts';
 import { streamedJson } from '#lib/http/largeResponse.ts';
-import { intersectAnswer, largeAnswer } from '#lib/http/openapi/shapes/geodatasets.ts';
+import { intersectAnswer, streamedAnswer } from '#lib/http/openapi/shapes/geodatasets.ts';
 
 const body = {
   type: 'object',
@@ -25,10 +25,7 @@ export const handler = endpoint(
   {
     auth: 'viewer',
     schema: { body },
-    responses: {
-      200: { description: 'The intersecting features.', schema: intersectAnswer },
-      303: largeAnswer,
-    },
+    responses: streamedAnswer('The intersecting features.', intersectAnswer),
   },
   async ({ body, db }) => {
     const geometry = parseIntersectGeometry(body.intersect);

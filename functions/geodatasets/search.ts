@@ -2,7 +2,7 @@ import { requireDataset } from '#lib/geodatasets/catalog.ts';
 import { readSearch } from '#lib/geodatasets/read/search.ts';
 import { endpoint } from '#lib/http/endpoint.ts';
 import { streamedJson } from '#lib/http/largeResponse.ts';
-import { largeAnswer, searchAnswer } from '#lib/http/openapi/shapes/geodatasets.ts';
+import { searchAnswer, streamedAnswer } from '#lib/http/openapi/shapes/geodatasets.ts';
 
 const body = {
   type: 'object',
@@ -28,10 +28,7 @@ export const handler = endpoint(
   {
     auth: 'viewer',
     schema: { body },
-    responses: {
-      200: { description: 'The matching features, ordered by id.', schema: searchAnswer },
-      303: largeAnswer,
-    },
+    responses: streamedAnswer('The matching features, ordered by id.', searchAnswer),
   },
   async ({ body, db }) => {
     const ds = await requireDataset(db.sql, body.layer);

@@ -34,6 +34,12 @@ export const largeAnswer = {
 export const intersectAnswer = successWith({ body: featureCollection }, ['body']);
 export const searchAnswer = successWith({ body: arrayOf(feature) }, ['body']);
 
+/** `responses` of a read answered by `streamedJson`: the 200 inline, or the 303 of an oversized answer. */
+export const streamedAnswer = (description: string, schema: object) => ({
+  200: { description, schema },
+  303: largeAnswer,
+});
+
 const fieldStats = object(
   {
     type: { const: 'number' },
