@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { type EmbeddedDatabase, freePort, startEmbedded } from '../lib/db/embedded.ts';
 import { createDb } from '../lib/db/index.ts';
 import { migrate } from '../lib/db/migrate.ts';
+import { type ConnectionPooler, type PoolerStats, startConnectionPooler } from './connectionPooler.ts';
 import { dataApiEnv } from './dataApiStandIn.ts';
 
 export interface ServiceOptions {
@@ -34,6 +35,8 @@ export interface RunningService {
   s3Endpoint: string;
   /** The process group id of serverless-offline (its workers are threads of it). */
   pid(): number | undefined;
+  /** The connection pooler between the functions and a PostgreSQL server (null: embedded, Data API, or `DB_POOLER=off`). */
+  poolerStats(): PoolerStats | null;
   /** serverless-offline's output so far, one entry per line (the last 5,000 lines). */
   logLines(): string[];
   /** Stops serverless-offline and starts it again on the same ports and database (after a rebuild). */
@@ -48,6 +51,20 @@ export interface RunningService {
  * (docs/connections.md). Hot reload restarts the whole process instead (scripts/start.mjs).
  */
 export const OFFLINE_ARGS = [join('node_modules', 'serverless', 'bin', 'serverless.js'), 'offline', 'start'];
+
+/**
+ * On a PostgreSQL server the functions connect through the local stand-in for RDS Proxy
+ * (scripts/connectionPooler.ts; docs/connections.md): at most `DB_POOLER_MAX` (default 20) server
+ * connections however many instances run. Not with `DB_POOLER=off`, nor for a TLS server URL (`sslmode`).
+ */
+async function poolerFor(
+  env: Record<string, string | undefined>,
+  databaseUrl: string,
+): Promise<ConnectionPooler | null> {
+  const sslmode = new URL(databaseUrl).searchParams.get('sslmode');
+  if (env.DB_POOLER === 'off' || (sslmode && sslmode !== 'disable')) return null;
+  return startConnectionPooler({ upstreamUrl: databaseUrl, max: Number(env.DB_POOLER_MAX) || 20 });
+}
 
 /** Prepares the database (embedded or server) and applies migrations; returns its URL. */
 export async function prepareDatabase(
@@ -65,12 +82,37 @@ export async function prepareDatabase(
   return { url, embedded };
 }
 
-async function waitForHttp(url: string, child: ChildProcess, timeoutMs: number): Promise<void> {
+/** serverless-offline does not exit when one of its ports is taken: it logs this line and keeps running. */
+const PORT_TAKEN = /EADDRINUSE[^\n]*?:(\d+)/;
+
+class PortTakenError extends Error {
+  constructor(readonly port: number) {
+    super(
+      `port ${port} is already in use: stop what holds it, or choose other ports (PORT; docs/connections.md)`,
+    );
+  }
+}
+
+async function waitForHttp(
+  url: string,
+  child: ChildProcess,
+  timeoutMs: number,
+  takenPort: () => number | null,
+): Promise<void> {
   const deadline = Date.now() + timeoutMs;
+  // Its output is complete once its pipes close, which may come after the exit.
+  const outputDone = new Promise((r) => child.once('close', r));
   while (Date.now() < deadline) {
-    if (child.exitCode !== null) throw new Error(`serverless offline exited with code ${child.exitCode}`);
+    if (child.exitCode !== null) {
+      await Promise.race([outputDone, new Promise((r) => setTimeout(r, 2000))]);
+      const taken = takenPort();
+      if (taken !== null) throw new PortTakenError(taken);
+      throw new Error(`serverless offline exited with code ${child.exitCode}`);
+    }
+    const taken = takenPort();
+    if (taken !== null) throw new PortTakenError(taken);
     try {
-      const res = await fetch(url);
+      const res = await fetch(url, { signal: AbortSignal.timeout(5000) });
       if (res.status < 500) return;
     } catch {
       // not listening yet
@@ -80,32 +122,55 @@ async function waitForHttp(url: string, child: ChildProcess, timeoutMs: number):
   throw new Error(`the service did not answer at ${url} within ${timeoutMs} ms`);
 }
 
+interface ServicePorts {
+  port: number;
+  lambdaPort: number;
+  websocketPort: number;
+  s3Port: number;
+}
+
+/** The ports of `options`, and free ones for the rest. */
+async function choosePorts(options: ServiceOptions): Promise<ServicePorts> {
+  return {
+    port: options.port ?? (await freePort()),
+    lambdaPort: await freePort(),
+    websocketPort: options.websocketPort ?? (await freePort()),
+    s3Port: options.s3Port ?? (await freePort()),
+  };
+}
+
+function portEnv(p: ServicePorts): Record<string, string> {
+  return {
+    PORT: String(p.port),
+    LAMBDA_PORT: String(p.lambdaPort),
+    WEBSOCKET_PORT: String(p.websocketPort),
+    LAMBDA_ENDPOINT: `http://127.0.0.1:${p.lambdaPort}`,
+    WEBSOCKET_ENDPOINT: `http://127.0.0.1:${p.websocketPort}`,
+    S3_PORT: String(p.s3Port),
+    S3_ENDPOINT: `http://127.0.0.1:${p.s3Port}`,
+  };
+}
+
 /**
  * Starts the whole API: the database, migrations, then `serverless offline` (its own process group, so
  * stopping it stops its workers too). Used by `npm start` and by the API tests' global setup.
  */
 export async function startService(options: ServiceOptions = {}): Promise<RunningService> {
   const { url: databaseUrl, embedded } = await prepareDatabase(options.databaseUrl, options.dataDir);
-  const port = options.port ?? (await freePort());
-  const lambdaPort = await freePort();
-  const websocketPort = options.websocketPort ?? (await freePort());
-  const s3Port = options.s3Port ?? (await freePort());
+  let ports = await choosePorts(options);
   const s3Dir = options.s3Dir ?? mkdtempSync(join(tmpdir(), 'mmgis-s3-'));
-  const s3Endpoint = `http://127.0.0.1:${s3Port}`;
   // DB_DRIVER=data-api without DB_CLUSTER_ARN: the functions reach the database through the Data API stand-in.
   const dataApi = await dataApiEnv({ ...process.env, ...options.env }, databaseUrl);
+  const pooler =
+    embedded || dataApi ? null : await poolerFor({ ...process.env, ...options.env }, databaseUrl);
   const env = {
     ...process.env,
     ...options.env,
     ...dataApi?.env,
-    DATABASE_URL: databaseUrl,
-    PORT: String(port),
-    LAMBDA_PORT: String(lambdaPort),
-    WEBSOCKET_PORT: String(websocketPort),
-    LAMBDA_ENDPOINT: `http://127.0.0.1:${lambdaPort}`,
-    WEBSOCKET_ENDPOINT: `http://127.0.0.1:${websocketPort}`,
-    S3_PORT: String(s3Port),
-    S3_ENDPOINT: s3Endpoint,
+    DATABASE_URL: pooler?.url ?? databaseUrl,
+    // serverless-offline's two lines per request cost its single main thread about a quarter of its
+    // throughput (docs/connections.md); SLS_LOG_LEVEL=notice brings them back.
+    SLS_LOG_LEVEL: options.env?.SLS_LOG_LEVEL ?? process.env.SLS_LOG_LEVEL ?? 'warning',
     S3_DIR: s3Dir,
     AWS_ACCESS_KEY_ID: process.env.AWS_ACCESS_KEY_ID ?? 'local',
     AWS_SECRET_ACCESS_KEY: process.env.AWS_SECRET_ACCESS_KEY ?? 'local',
@@ -121,17 +186,44 @@ export async function startService(options: ServiceOptions = {}): Promise<Runnin
     lines.push(...parts);
     if (lines.length > 5000) lines.splice(0, lines.length - 5000);
   };
-  const url = `http://127.0.0.1:${port}`;
   let child: ChildProcess;
+  /** One of this launch's ports that serverless-offline reported taken (a stopped child's lines may trail). */
+  const takenPort = () => {
+    const mine = Object.values(ports);
+    for (const l of lines) {
+      const port = Number(PORT_TAKEN.exec(l)?.[1]);
+      if (mine.includes(port)) return port;
+    }
+    return null;
+  };
   const launch = async () => {
     child = spawn(process.execPath, OFFLINE_ARGS, {
       detached: true,
       stdio: ['ignore', 'pipe', 'pipe'],
-      env,
+      env: { ...env, ...portEnv(ports) },
     });
     child.stdout?.on('data', (d: Buffer) => collect(d, process.stdout));
     child.stderr?.on('data', (d: Buffer) => collect(d, process.stderr));
-    await waitForHttp(`${url}/api/configure/missions`, child, 120_000);
+    await waitForHttp(`http://127.0.0.1:${ports.port}/api/configure/missions`, child, 120_000, takenPort);
+  };
+  /**
+   * A port chosen free can be taken before serverless-offline listens on it (by another process, or as
+   * the local end of an outgoing connection): choose again. A port the caller named fails at once.
+   */
+  const launchOnFreePorts = async () => {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await launch();
+      } catch (e) {
+        if (!(e instanceof PortTakenError)) throw e;
+        await kill();
+        const named = [options.port, options.websocketPort, options.s3Port].includes(e.port);
+        if (named || attempt === 3) throw e;
+        lines.length = 0;
+        partial = '';
+        ports = await choosePorts(options);
+      }
+    }
   };
   const kill = async () => {
     if (child.exitCode === null && child.signalCode === null && child.pid) {
@@ -152,23 +244,25 @@ export async function startService(options: ServiceOptions = {}): Promise<Runnin
   const stop = async () => {
     await kill();
     await dataApi?.stop();
+    await pooler?.stop();
     await embedded?.stop();
     if (!options.s3Dir) rmSync(s3Dir, { recursive: true, force: true });
   };
   try {
-    await launch();
+    await launchOnFreePorts();
   } catch (e) {
     await stop();
     throw new Error(`${(e as Error).message}\n${lines.slice(-100).join('\n')}`);
   }
   return {
-    url,
+    url: `http://127.0.0.1:${ports.port}`,
     databaseUrl,
     embedded: !!embedded,
-    lambdaPort,
-    websocketPort,
-    s3Endpoint,
+    lambdaPort: ports.lambdaPort,
+    websocketPort: ports.websocketPort,
+    s3Endpoint: `http://127.0.0.1:${ports.s3Port}`,
     pid: () => child.pid,
+    poolerStats: () => pooler?.stats() ?? null,
     logLines: () => (partial ? [...lines, partial] : [...lines]),
     async restart() {
       await kill();
@@ -200,6 +294,11 @@ export async function runDevServer(): Promise<RunningService> {
   console.log(
     `API ready on http://localhost:${port}/api/ (WebSocket on ws://localhost:${svc.websocketPort}, S3 stand-in on ${svc.s3Endpoint})`,
   );
+  const pooler = svc.poolerStats();
+  if (pooler)
+    console.log(
+      `The functions reach the database through a local connection pooler (at most ${pooler.max} server connections; DB_POOLER=off connects them directly).`,
+    );
   const shutdown = async () => {
     await svc.stop();
     process.exit(0);

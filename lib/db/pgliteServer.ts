@@ -1,9 +1,6 @@
 import { createServer, type Server, type Socket } from 'node:net';
 import type { PGlite } from '@electric-sql/pglite';
-
-const SSL_REQUEST = 80877103;
-const CANCEL_REQUEST = 80877102;
-const GSS_REQUEST = 80877104;
+import { takeStartupPacket } from './startupPacket.ts';
 
 interface Batch {
   conn: number;
@@ -44,6 +41,16 @@ function countReadyRequests(data: Uint8Array): number {
   return n;
 }
 
+export interface WireServerOptions {
+  /**
+   * How long a client may hold the shared session between two of its messages (inside a transaction or
+   * half-way an extended-protocol exchange) while other clients wait. Past it the client is disconnected
+   * with SQLSTATE 25P03, as PostgreSQL's idle_in_transaction_session_timeout does, and its transaction
+   * rolls back. Without it one stalled client would stop the whole embedded database.
+   */
+  idleInTransactionMs?: number;
+}
+
 /**
  * Serves one PGlite database to many PostgreSQL wire-protocol clients.
  *
@@ -56,13 +63,20 @@ function countReadyRequests(data: Uint8Array): number {
  */
 export class PGliteWireServer {
   private server: Server | null = null;
+  private idleTimer: NodeJS.Timeout | null = null;
+  private readonly idleInTransactionMs: number;
   private queue: Batch[] = [];
   private owner: number | null = null;
   private running = false;
   private nextId = 1;
   private sockets = new Map<number, Socket>();
 
-  constructor(private readonly db: PGlite) {}
+  constructor(
+    private readonly db: PGlite,
+    options: WireServerOptions = {},
+  ) {
+    this.idleInTransactionMs = options.idleInTransactionMs ?? 30_000;
+  }
 
   async listen(port: number, host = '127.0.0.1'): Promise<number> {
     await this.db.waitReady;
@@ -75,6 +89,7 @@ export class PGliteWireServer {
   }
 
   async close(): Promise<void> {
+    this.setOwner(null);
     for (const s of this.sockets.values()) s.destroy();
     await new Promise<void>((ok) => (this.server ? this.server.close(() => ok()) : ok()));
     this.server = null;
@@ -84,33 +99,30 @@ export class PGliteWireServer {
     const conn = this.nextId++;
     this.sockets.set(conn, socket);
     socket.setNoDelay(true);
-    let buf = Buffer.alloc(0);
+    let buf: Buffer = Buffer.alloc(0);
     let started = false;
     let pending: Buffer[] = [];
     socket.on('data', (chunk) => {
       buf = buf.length ? Buffer.concat([buf, chunk]) : chunk;
       for (;;) {
         if (!started) {
-          if (buf.length < 8) return;
-          const len = buf.readInt32BE(0);
-          if (buf.length < len) return;
-          const code = buf.readInt32BE(4);
-          const msg = buf.subarray(0, len);
-          buf = buf.subarray(len);
-          if (code === SSL_REQUEST || code === GSS_REQUEST) {
-            socket.write('N');
-            continue;
-          }
-          if (code === CANCEL_REQUEST) {
-            socket.end();
-            return;
-          }
+          const got = takeStartupPacket(socket, buf);
+          if (!got) return;
+          buf = got.rest;
+          if (!got.packet) return;
           started = true;
-          this.enqueue({ conn, data: Uint8Array.from(msg), socket, complete: true, expectedReady: 1 });
+          this.enqueue({
+            conn,
+            data: Uint8Array.from(got.packet),
+            socket,
+            complete: true,
+            expectedReady: 1,
+          });
           continue;
         }
         if (buf.length < 5) return;
         const len = 1 + buf.readInt32BE(1);
+        if (len < 5) return void socket.destroy(); // a length below its own 4 bytes: no client sends it
         if (buf.length < len) return;
         const type = buf[0];
         const msg = buf.subarray(0, len);
@@ -147,11 +159,38 @@ export class PGliteWireServer {
   /** A client that vanished inside a transaction must not keep the database. */
   private async release(conn: number) {
     if (this.owner !== conn) return;
-    await this.db.runExclusive(async () => {
-      if (this.db.isInTransaction()) await this.db.exec('rollback');
-    });
-    this.owner = null;
+    await this.rollback();
+    this.setOwner(null);
     void this.pump();
+  }
+
+  /**
+   * Not inside `db.runExclusive`: that holds PGlite's query lock, which `exec` takes too, so the rollback
+   * would wait for itself and stop the database for every client.
+   */
+  private async rollback() {
+    if (this.db.isInTransaction()) await this.db.exec('rollback');
+  }
+
+  /** Sets who holds the session, and watches a holder that goes quiet while others wait. */
+  private setOwner(conn: number | null) {
+    if (this.idleTimer) clearTimeout(this.idleTimer);
+    this.idleTimer = null;
+    this.owner = conn;
+    if (conn === null) return;
+    const watch = () => {
+      this.idleTimer = setTimeout(() => {
+        const othersWait = this.queue.some((b) => b.conn !== conn);
+        if (this.owner !== conn) return;
+        if (!othersWait || this.running) return watch();
+        const socket = this.sockets.get(conn);
+        if (!socket) return;
+        socket.end(idleTimeoutError());
+        socket.destroy();
+      }, this.idleInTransactionMs);
+      this.idleTimer.unref();
+    };
+    watch();
   }
 
   private enqueue(b: Batch) {
@@ -180,11 +219,28 @@ export class PGliteWireServer {
         // postgres.js sends Parse/Describe/Flush, then Bind/Execute, then Sync in separate round trips:
         // the unnamed statement must not be replaced by another client in between.
         const inTransaction = status === null ? this.db.isInTransaction() : status !== 'I';
-        this.owner = !b.complete || inTransaction ? b.conn : null;
+        if (!this.sockets.has(b.conn)) {
+          // The client left while its batch ran (its close was handled before it held the session):
+          // nobody will finish its transaction or exchange, so end them here.
+          if (inTransaction) await this.rollback();
+          this.setOwner(null);
+          continue;
+        }
+        this.setOwner(!b.complete || inTransaction ? b.conn : null);
         if (!b.socket.destroyed && data.length) b.socket.write(data);
       }
     } finally {
       this.running = false;
     }
   }
+}
+
+/** FATAL ErrorResponse 25P03, as PostgreSQL sends when it ends an idle-in-transaction session. */
+function idleTimeoutError(): Buffer {
+  const fields = ['SFATAL', 'VFATAL', 'C25P03', 'Mterminating connection due to idle-in-transaction timeout'];
+  const body = Buffer.from(`${fields.join('\0')}\0\0`);
+  const head = Buffer.alloc(5);
+  head[0] = 0x45;
+  head.writeInt32BE(4 + body.length, 1);
+  return Buffer.concat([head, body]);
 }

@@ -153,6 +153,16 @@ describe('the service under 64 concurrent mixed requests (started as npm start s
     const keys = new Set(features.map((f) => `${f.properties.k}/${f.properties.i}`));
     for (const k of appended) for (let i = 0; i < 20; i++) expect(keys.has(`${k}/${i}`)).toBe(true);
 
+    // On a PostgreSQL server the functions reach it through the pooler (docs/connections.md): more clients
+    // than server connections, and never more server connections than its cap.
+    const pool = svc.poolerStats();
+    if (!inject('embedded') && process.env.DB_DRIVER !== 'data-api') {
+      expect(pool).not.toBeNull();
+      expect(pool!.max).toBe(20);
+      expect(pool!.peakServerConnections).toBeLessThanOrEqual(pool!.max);
+      expect(pool!.peakClients).toBeGreaterThan(pool!.peakServerConnections);
+    }
+
     const errors = svc.logLines().filter((l) => /"level":"error"|Error:|Unhandled/.test(l));
     expect(errors.slice(0, 5)).toEqual([]);
   });

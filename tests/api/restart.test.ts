@@ -1,4 +1,6 @@
+import { createServer } from 'node:net';
 import { describe, expect, inject, it } from 'vitest';
+import { freePort } from '#lib/db/embedded.ts';
 import { startService } from '../../scripts/devServer.ts';
 import { call, login, userWithSession } from '../helpers.ts';
 
@@ -23,4 +25,22 @@ describe('sessions', () => {
       await second.stop();
     }
   }, 120_000);
+});
+
+describe('starting the service', () => {
+  it('fails at once, naming it, when the port it was asked for is taken', async () => {
+    const port = await freePort();
+    const holder = createServer();
+    await new Promise<void>((ok) => holder.listen(port, '127.0.0.1', () => ok()));
+    const started = Date.now();
+    try {
+      await expect(
+        startService({ databaseUrl: inject('databaseUrl'), port, env: { LOG_LEVEL: 'warn' } }),
+      ).rejects.toThrow(`port ${port} is already in use`);
+      // serverless-offline keeps running when it cannot listen; without the check this waited 120 s.
+      expect(Date.now() - started).toBeLessThan(45_000);
+    } finally {
+      holder.close();
+    }
+  }, 60_000);
 });

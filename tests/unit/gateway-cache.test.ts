@@ -1,9 +1,9 @@
-import { execFileSync } from 'node:child_process';
-import { copyFileSync, mkdtempSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { packageService } from '../fixtures/packageService.ts';
 
 const require = createRequire(import.meta.url);
 const GatewayCachePlugin = require('../../serverless/plugins/gateway-cache.cjs');
@@ -35,37 +35,12 @@ const TILE_PARAMS = [
 let out: string;
 let template: any;
 
-let service: string;
-
-beforeAll(() => {
-  // Package from a private copy of the service directory: serverless stages zips in `<service>/.serverless`,
-  // so two `serverless package` runs in one directory (package.test.ts runs in parallel) collide.
-  const root = process.cwd();
-  service = mkdtempSync(join(tmpdir(), 'sls-service-'));
-  for (const f of ['dist', 'node_modules', 'serverless', 'package.json'])
-    symlinkSync(join(root, f), join(service, f));
-  copyFileSync(join(root, 'serverless.yml'), join(service, 'serverless.yml'));
+beforeAll(async () => {
   out = mkdtempSync(join(tmpdir(), 'sls-cache-'));
-  execFileSync(process.execPath, ['node_modules/serverless/bin/serverless.js', 'package', '--package', out], {
-    cwd: service,
-    env: {
-      ...process.env,
-      AUTH: 'none',
-      TILE_MAX_AGE: '',
-      AWS_ACCESS_KEY_ID: 'x',
-      AWS_SECRET_ACCESS_KEY: 'x',
-      SLS_TELEMETRY_DISABLED: '1',
-      SLS_NOTIFICATIONS_MODE: 'off',
-    },
-    stdio: 'pipe',
-  });
-  template = JSON.parse(readFileSync(join(out, 'cloudformation-template-update-stack.json'), 'utf8'));
-}, 180_000);
+  template = JSON.parse(await packageService(out, [], { AUTH: 'none', TILE_MAX_AGE: '' }));
+}, 600_000);
 
-afterAll(() => {
-  rmSync(out, { recursive: true, force: true });
-  rmSync(service, { recursive: true, force: true });
-});
+afterAll(() => rmSync(out, { recursive: true, force: true }));
 
 /** Full path of an AWS::ApiGateway::Resource, rebuilt independently from PathPart/ParentId. */
 function pathOf(resources: Record<string, any>, id: string): string {

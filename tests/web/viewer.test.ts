@@ -28,6 +28,29 @@ const areas = {
   ],
 };
 
+/** A 10° square centred on (lng, 0), with a time property `t`. */
+const square = (lng: number, t: string) => ({
+  type: 'Feature',
+  properties: { t },
+  geometry: {
+    type: 'Polygon',
+    coordinates: [
+      [
+        [lng - 5, -5],
+        [lng + 5, -5],
+        [lng + 5, 5],
+        [lng - 5, 5],
+        [lng - 5, -5],
+      ],
+    ],
+  },
+});
+/** West of the view's centre on the window's first day, east of it in December. */
+const timed = {
+  type: 'FeatureCollection',
+  features: [square(-9, '2020-01-01T00:00:00Z'), square(9, '2020-12-20T00:00:00Z')],
+};
+
 describe('map viewer in Chromium', () => {
   let browser: Browser;
   const dataset = uniqueName('web_areas');
@@ -40,7 +63,36 @@ describe('map viewer in Chromium', () => {
     },
   ];
 
+  const timedDataset = uniqueName('web_timed');
+  const timedMission = uniqueName('web_time');
+
   beforeAll(async () => {
+    const t = await call('POST', '/api/geodatasets/recreate', {
+      token: adminToken(),
+      body: { name: timedDataset, geojson: timed, startProp: 't' },
+    });
+    expect(t.status, t.text).toBe(200);
+    const tm = await call('POST', '/api/configure/upsert', {
+      token: adminToken(),
+      body: {
+        mission: timedMission,
+        config: {
+          msv: { view: [0, 0, 4] },
+          tools: [],
+          time: { enabled: true, initialstart: '2020-01-01T00:00:00Z', initialend: '2020-12-31T00:00:00Z' },
+          layers: [
+            {
+              name: 'Timed',
+              type: 'vectortile',
+              url: `geodatasets:${timedDataset}`,
+              visibility: true,
+              time: { enabled: true },
+            },
+          ],
+        },
+      },
+    });
+    expect(tm.status, tm.text).toBe(200);
     const r = await call('POST', '/api/geodatasets/recreate', {
       token: adminToken(),
       body: { name: dataset, geojson: areas },
@@ -93,6 +145,44 @@ describe('map viewer in Chromium', () => {
     });
     expect(add.status, add.text).toBe(200);
     await page.getByRole('checkbox', { name: 'Pushed layer' }).waitFor({ timeout: 15_000 });
+    expect(errors).toEqual([]);
+  });
+
+  it('re-queries a timed layer with the window the time slider sets', async () => {
+    const { page, errors } = await openPage(browser);
+    const ends: string[] = [];
+    page.on('request', (r) => {
+      const u = new URL(r.url());
+      if (u.pathname === `/api/geodatasets/get/${timedDataset}`)
+        ends.push(u.searchParams.get('endtime') ?? '');
+    });
+    await page.goto(`${apiUrl()}/?mission=${timedMission}`);
+    await poll(() => page.getByLabel('Mission').inputValue()).toBe(timedMission);
+    const map = page.locator('#map canvas');
+    const box = (await map.boundingBox())!;
+    /** Non-background pixels of the map's west or east half (the zoom buttons sit in the east one). */
+    const ink = async (half: 0 | 1) =>
+      countInk(
+        browser,
+        await page.screenshot({
+          clip: { x: box.x + (half * box.width) / 2, y: box.y, width: box.width / 2, height: box.height },
+        }),
+        BACKGROUND,
+      );
+    await poll(() => ink(0), { timeout: 30_000 }).toBeGreaterThan(20_000);
+    await poll(() => ink(1)).toBeGreaterThan(20_000);
+    expect(new Set(ends)).toEqual(new Set(['2020-12-31T00:00:00Z']));
+
+    const slider = page.getByRole('slider', { name: 'Time' });
+    const output = page.locator('#time output');
+    await poll(() => output.textContent()).toBe('2020-12-31 00:00');
+    await slider.focus();
+    await slider.press('Home');
+    await poll(() => output.textContent()).toBe('2020-01-01 00:00');
+    await poll(() => ends.at(-1)).toBe('2020-01-01T00:00:00.000Z');
+    await poll(() => ink(1)).toBeLessThan(5000); // the late square is gone, only the zoom buttons remain
+    expect(await ink(0)).toBeGreaterThan(20_000); // the early one is still drawn
+    await keepScreenshot(page, 'viewer-time');
     expect(errors).toEqual([]);
   });
 

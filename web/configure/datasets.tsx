@@ -1,4 +1,5 @@
 import { api } from '../api.ts';
+import { ItemTable, occurrencesText } from './ItemTable.tsx';
 import { Message } from './Message.tsx';
 import { useAction, useLoad } from './useApi.ts';
 
@@ -15,7 +16,7 @@ export function DatasetsPage() {
   const entries = useLoad(
     async () => (await api<{ body: { entries: Entry[] } }>('POST', '/api/datasets/entries')).body.entries,
   );
-  const { msg, run } = useAction();
+  const { msg, run, runConfirmed } = useAction();
   const upload = (e: Event) => {
     e.preventDefault();
     const form = e.currentTarget as HTMLFormElement;
@@ -36,8 +37,7 @@ export function DatasetsPage() {
     });
   };
   const remove = (name: string) => {
-    if (!confirm(`Delete the dataset ${name}?`)) return;
-    return run(async () => {
+    return runConfirmed(`Delete the dataset ${name}?`, async () => {
       await api('DELETE', `/api/datasets/remove/${encodeURIComponent(name)}`);
       entries.reload();
       return `Dataset ${name} deleted.`;
@@ -65,43 +65,28 @@ export function DatasetsPage() {
       </form>
       <Message msg={msg} />
       <Message msg={[entries.error, true]} />
-      <table>
-        <thead>
-          <tr>
-            <th>Name</th>
-            <th>Rows</th>
-            <th>Columns</th>
-            <th>Updated</th>
-            <th>Occurrences</th>
-            <th>
-              <span class="small">Actions</span>
-            </th>
-          </tr>
-        </thead>
-        <tbody>
-          {(entries.value ?? []).map((d) => (
-            <tr key={d.name}>
-              <td>{d.name}</td>
-              <td>{d.rows}</td>
-              <td>{(d.columns ?? []).join(', ')}</td>
-              <td>{new Date(d.updated).toLocaleString()}</td>
-              <td>
-                {Object.entries(d.occurrences ?? {})
-                  .map(([m, l]) => `${m} (${l.length})`)
-                  .join(', ') || '—'}
-              </td>
-              <td>
-                <a href={`/api/datasets/download?layer=${encodeURIComponent(d.name)}&format=csv`}>
-                  Download CSV
-                </a>{' '}
-                <button type="button" onClick={() => remove(d.name)}>
-                  Delete
-                </button>
-              </td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
+      <ItemTable
+        columns={['Name', 'Rows', 'Columns', 'Updated', 'Occurrences']}
+        items={entries.value}
+        rowKey={(d) => d.name}
+        row={(d) => (
+          <>
+            <td>{d.name}</td>
+            <td>{d.rows}</td>
+            <td>{(d.columns ?? []).join(', ')}</td>
+            <td>{new Date(d.updated).toLocaleString()}</td>
+            <td>{occurrencesText(d.occurrences)}</td>
+            <td>
+              <a href={`/api/datasets/download?layer=${encodeURIComponent(d.name)}&format=csv`}>
+                Download CSV
+              </a>{' '}
+              <button type="button" onClick={() => remove(d.name)}>
+                Delete
+              </button>
+            </td>
+          </>
+        )}
+      />
     </section>
   );
 }

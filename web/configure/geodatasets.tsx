@@ -1,5 +1,6 @@
 import { useState } from 'preact/hooks';
 import { api } from '../api.ts';
+import { ItemTable, occurrencesText } from './ItemTable.tsx';
 import { type Job, putWithProgress, waitForJob } from './jobs.ts';
 import { Message } from './Message.tsx';
 import { useAction, useLoad } from './useApi.ts';
@@ -25,7 +26,7 @@ export function GeoDatasetsPage() {
     async () => (await api<{ body: { entries: Entry[] } }>('GET', '/api/geodatasets/entries')).body.entries,
   );
   const [progress, setProgress] = useState<number | null>(null);
-  const { msg, run, setMsg } = useAction();
+  const { msg, run, runConfirmed, setMsg } = useAction();
   const upload = (e: Event) => {
     e.preventDefault();
     const form = e.currentTarget as HTMLFormElement;
@@ -61,8 +62,7 @@ export function GeoDatasetsPage() {
       return jobText(what, job);
     });
   const remove = (name: string) => {
-    if (!confirm(`Delete the geodataset ${name}? Its features cannot be restored.`)) return;
-    return run(async () => {
+    return runConfirmed(`Delete the geodataset ${name}? Its features cannot be restored.`, async () => {
       await api('DELETE', `/api/geodatasets/remove/${encodeURIComponent(name)}`);
       entries.reload();
       return `Geodataset ${name} deleted.`;
@@ -105,70 +105,54 @@ export function GeoDatasetsPage() {
       )}
       <Message msg={msg} />
       <Message msg={[entries.error, true]} />
-      <table>
-        <thead>
-          <tr>
-            <th>Name</th>
-            <th>Features</th>
-            <th>Updated</th>
-            <th>Time fields</th>
-            <th>Group field</th>
-            <th>Occurrences</th>
-            <th>
-              <span class="small">Actions</span>
-            </th>
-          </tr>
-        </thead>
-        <tbody>
-          {(entries.value ?? []).map((d) => (
-            <tr key={d.name}>
-              <td>{d.name}</td>
-              <td>{d.num_features}</td>
-              <td>{new Date(d.updated).toLocaleString()}</td>
-              <td>{[d.start_prop, d.end_prop].filter(Boolean).join(' – ') || '—'}</td>
-              <td>{d.group_id_prop ?? '—'}</td>
-              <td>
-                {Object.entries(d.occurrences)
-                  .map(([m, l]) => `${m} (${l.length})`)
-                  .join(', ') || '—'}
-              </td>
-              <td>
-                <details>
-                  <summary>Field statistics</summary>
-                  <Stats stats={d.field_stats} />
-                </details>
+      <ItemTable
+        columns={['Name', 'Features', 'Updated', 'Time fields', 'Group field', 'Occurrences']}
+        items={entries.value}
+        rowKey={(d) => d.name}
+        row={(d) => (
+          <>
+            <td>{d.name}</td>
+            <td>{d.num_features}</td>
+            <td>{new Date(d.updated).toLocaleString()}</td>
+            <td>{[d.start_prop, d.end_prop].filter(Boolean).join(' – ') || '—'}</td>
+            <td>{d.group_id_prop ?? '—'}</td>
+            <td>{occurrencesText(d.occurrences)}</td>
+            <td>
+              <details>
+                <summary>Field statistics</summary>
+                <Stats stats={d.field_stats} />
+              </details>
+              <button
+                type="button"
+                onClick={() =>
+                  startJob(
+                    `Statistics of ${d.name}`,
+                    `/api/geodatasets/recompute_stats/${encodeURIComponent(d.name)}`,
+                  )
+                }
+              >
+                Recompute statistics
+              </button>{' '}
+              {d.properties_type === 'json' && (
                 <button
                   type="button"
                   onClick={() =>
                     startJob(
-                      `Statistics of ${d.name}`,
-                      `/api/geodatasets/recompute_stats/${encodeURIComponent(d.name)}`,
+                      `Conversion of ${d.name}`,
+                      `/api/geodatasets/convert_properties/${encodeURIComponent(d.name)}`,
                     )
                   }
                 >
-                  Recompute statistics
-                </button>{' '}
-                {d.properties_type === 'json' && (
-                  <button
-                    type="button"
-                    onClick={() =>
-                      startJob(
-                        `Conversion of ${d.name}`,
-                        `/api/geodatasets/convert_properties/${encodeURIComponent(d.name)}`,
-                      )
-                    }
-                  >
-                    Convert to jsonb
-                  </button>
-                )}{' '}
-                <button type="button" onClick={() => remove(d.name)}>
-                  Delete
+                  Convert to jsonb
                 </button>
-              </td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
+              )}{' '}
+              <button type="button" onClick={() => remove(d.name)}>
+                Delete
+              </button>
+            </td>
+          </>
+        )}
+      />
     </section>
   );
 }

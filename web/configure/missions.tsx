@@ -2,6 +2,7 @@ import type { EditorView } from '@codemirror/view';
 import { useRef, useState } from 'preact/hooks';
 import { api, query } from '../api.ts';
 import { JsonEditor } from './editor.tsx';
+import { ItemTable } from './ItemTable.tsx';
 import { LayerTree } from './layerTree.tsx';
 import { Message } from './Message.tsx';
 import { useAction, useLoad } from './useApi.ts';
@@ -90,7 +91,7 @@ function Mission({ mission, onDestroyed }: { mission: string; onDestroyed: () =>
   );
   const editor = useRef<EditorView | null>(null);
   const [problems, setProblems] = useState<string[]>([]);
-  const { msg, run } = useAction();
+  const { msg, run, runConfirmed } = useAction();
   const save = () =>
     run(async () => {
       setProblems([]);
@@ -128,8 +129,7 @@ function Mission({ mission, onDestroyed }: { mission: string; onDestroyed: () =>
       return `Version ${version} restored as version ${r.version}.`;
     });
   const destroy = () => {
-    if (!confirm(`Delete the mission ${mission} and all its versions?`)) return;
-    return run(async () => {
+    return runConfirmed(`Delete the mission ${mission} and all its versions?`, async () => {
       await api('POST', '/api/configure/destroy', { mission });
       onDestroyed();
       return undefined;
@@ -161,30 +161,22 @@ function Mission({ mission, onDestroyed }: { mission: string; onDestroyed: () =>
       </p>
       {full.value && <LayerTree mission={mission} config={full.value.config} onChange={bump} />}
       <h3>Versions</h3>
-      <table>
-        <thead>
-          <tr>
-            <th>Version</th>
-            <th>Created</th>
-            <th>
-              <span class="small">Actions</span>
-            </th>
-          </tr>
-        </thead>
-        <tbody>
-          {(versions.value ?? []).map((v) => (
-            <tr key={v.version}>
-              <td>{v.version}</td>
-              <td>{new Date(v.createdAt).toLocaleString()}</td>
-              <td>
-                <button type="button" onClick={() => rollBack(v.version)}>
-                  Roll back
-                </button>
-              </td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
+      <ItemTable
+        columns={['Version', 'Created']}
+        items={versions.value}
+        rowKey={(v) => v.version}
+        row={(v) => (
+          <>
+            <td>{v.version}</td>
+            <td>{new Date(v.createdAt).toLocaleString()}</td>
+            <td>
+              <button type="button" onClick={() => rollBack(v.version)}>
+                Roll back
+              </button>
+            </td>
+          </>
+        )}
+      />
     </article>
   );
 }

@@ -1,5 +1,6 @@
 import { useState } from 'preact/hooks';
 import { api } from '../api.ts';
+import { ItemTable } from './ItemTable.tsx';
 import { Message } from './Message.tsx';
 import { useAction, useLoad } from './useApi.ts';
 
@@ -87,38 +88,27 @@ export function TokensPage() {
         </p>
       )}
       <Message msg={[tokens.error, true]} />
-      <table>
-        <thead>
-          <tr>
-            <th>Name</th>
-            <th>Prefix</th>
-            <th>Created</th>
-            <th>Expires</th>
-            <th>Last used</th>
-            <th>
-              <span class="small">Actions</span>
-            </th>
-          </tr>
-        </thead>
-        <tbody>
-          {(tokens.value ?? []).map((t) => (
-            <tr key={t.id}>
-              <td>{t.name}</td>
-              <td>
-                <code>{t.prefix}</code>
-              </td>
-              <td>{when(t.createdAt)}</td>
-              <td>{t.expiresAt ? when(t.expiresAt) : 'never'}</td>
-              <td>{when(t.lastUsedAt)}</td>
-              <td>
-                <button type="button" onClick={() => revoke(t)}>
-                  Revoke
-                </button>
-              </td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
+      <ItemTable
+        columns={['Name', 'Prefix', 'Created', 'Expires', 'Last used']}
+        items={tokens.value}
+        rowKey={(t) => t.id}
+        row={(t) => (
+          <>
+            <td>{t.name}</td>
+            <td>
+              <code>{t.prefix}</code>
+            </td>
+            <td>{when(t.createdAt)}</td>
+            <td>{t.expiresAt ? when(t.expiresAt) : 'never'}</td>
+            <td>{when(t.lastUsedAt)}</td>
+            <td>
+              <button type="button" onClick={() => revoke(t)}>
+                Revoke
+              </button>
+            </td>
+          </>
+        )}
+      />
     </section>
   );
 }

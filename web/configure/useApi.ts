@@ -27,5 +27,8 @@ export function useAction() {
       setMsg([(e as Error).message, true]);
     }
   };
-  return { msg, setMsg, run };
+  /** Runs the action only if the user confirms `question` (deleting, removing). */
+  const runConfirmed = (question: string, action: () => Promise<string | undefined>) =>
+    confirm(question) ? run(action) : undefined;
+  return { msg, setMsg, run, runConfirmed };
 }

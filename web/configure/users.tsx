@@ -1,4 +1,5 @@
 import { api } from '../api.ts';
+import { ItemTable } from './ItemTable.tsx';
 import { Message } from './Message.tsx';
 import { useAction, useLoad } from './useApi.ts';
 
@@ -14,7 +15,7 @@ export function UsersPage() {
   const users = useLoad(
     async () => (await api<{ body: { users: User[] } }>('GET', '/api/users/list')).body.users,
   );
-  const { msg, run } = useAction();
+  const { msg, run, runConfirmed } = useAction();
   const update = (u: User, change: Partial<User>) =>
     run(async () => {
       await api('POST', '/api/users/update', { username: u.username, ...change });
@@ -22,8 +23,7 @@ export function UsersPage() {
       return `User ${u.username} updated.`;
     });
   const remove = (u: User) => {
-    if (!confirm(`Remove the user ${u.username}?`)) return;
-    return run(async () => {
+    return runConfirmed(`Remove the user ${u.username}?`, async () => {
       await api('POST', '/api/users/remove', { username: u.username });
       users.reload();
       return `User ${u.username} removed.`;
@@ -33,54 +33,45 @@ export function UsersPage() {
     <section>
       <Message msg={msg} />
       <Message msg={[users.error, true]} />
-      <table>
-        <thead>
-          <tr>
-            <th>Username</th>
-            <th>Role</th>
-            <th>Missions</th>
-            <th>
-              <span class="small">Actions</span>
-            </th>
-          </tr>
-        </thead>
-        <tbody>
-          {(users.value ?? []).map((u) => (
-            <tr key={u.username}>
-              <td>{u.username}</td>
-              <td>
-                <select
-                  aria-label={`Role of ${u.username}`}
-                  value={u.role}
-                  onChange={(e) => update(u, { role: (e.currentTarget as HTMLSelectElement).value })}
-                >
-                  <option value="admin">admin</option>
-                  <option value="user">user</option>
-                </select>
-              </td>
-              <td>
-                <input
-                  aria-label={`Missions of ${u.username}`}
-                  defaultValue={(u.missions ?? []).join(', ')}
-                  onChange={(e) =>
-                    update(u, {
-                      missions: (e.currentTarget as HTMLInputElement).value
-                        .split(',')
-                        .map((m) => m.trim())
-                        .filter(Boolean),
-                    })
-                  }
-                />
-              </td>
-              <td>
-                <button type="button" aria-label={`Remove ${u.username}`} onClick={() => remove(u)}>
-                  Remove
-                </button>
-              </td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
+      <ItemTable
+        columns={['Username', 'Role', 'Missions']}
+        items={users.value}
+        rowKey={(u) => u.username}
+        row={(u) => (
+          <>
+            <td>{u.username}</td>
+            <td>
+              <select
+                aria-label={`Role of ${u.username}`}
+                value={u.role}
+                onChange={(e) => update(u, { role: (e.currentTarget as HTMLSelectElement).value })}
+              >
+                <option value="admin">admin</option>
+                <option value="user">user</option>
+              </select>
+            </td>
+            <td>
+              <input
+                aria-label={`Missions of ${u.username}`}
+                defaultValue={(u.missions ?? []).join(', ')}
+                onChange={(e) =>
+                  update(u, {
+                    missions: (e.currentTarget as HTMLInputElement).value
+                      .split(',')
+                      .map((m) => m.trim())
+                      .filter(Boolean),
+                  })
+                }
+              />
+            </td>
+            <td>
+              <button type="button" aria-label={`Remove ${u.username}`} onClick={() => remove(u)}>
+                Remove
+              </button>
+            </td>
+          </>
+        )}
+      />
     </section>
   );
 }
