@@ -53,7 +53,10 @@ export interface DbOptions {
   idleTimeoutS?: number;
   /** Seconds before a connection is replaced, busy or not (`DB_MAX_LIFETIME_S`, default 300). */
   maxLifetimeS?: number;
-  /** Seconds to wait for a connection (`DB_CONNECT_TIMEOUT_S`, default 5). */
+  /**
+   * Seconds to wait for a connection (`DB_CONNECT_TIMEOUT_S`; default 5, or 30 on the embedded database,
+   * where a new client queues behind whoever holds its one session: docs/connections.md).
+   */
   connectTimeoutS?: number;
   /** `DB_PREPARE=false` for RDS Proxy / PgBouncer in transaction mode. */
   prepare?: boolean;
@@ -83,7 +86,7 @@ export function createDb(options: DbOptions = {}): Db {
     prepare: embedded ? false : (options.prepare ?? envText('DB_PREPARE') !== 'false'),
     idle_timeout: options.idleTimeoutS ?? envNumber('DB_IDLE_TIMEOUT_S', 10),
     max_lifetime: options.maxLifetimeS ?? envNumber('DB_MAX_LIFETIME_S', 300),
-    connect_timeout: options.connectTimeoutS ?? envNumber('DB_CONNECT_TIMEOUT_S', 5),
+    connect_timeout: options.connectTimeoutS ?? envNumber('DB_CONNECT_TIMEOUT_S', embedded ? 30 : 5),
     onnotice: () => {},
     connection: { statement_timeout: statementTimeout, application_name: 'mmgis-serverless' },
     types: {

@@ -1,5 +1,6 @@
 import { createServer, type Server, type Socket } from 'node:net';
 import type { PGlite } from '@electric-sql/pglite';
+import { log } from '../log.ts';
 import { takeStartupPacket } from './startupPacket.ts';
 
 interface Batch {
@@ -185,6 +186,10 @@ export class PGliteWireServer {
         if (!othersWait || this.running) return watch();
         const socket = this.sockets.get(conn);
         if (!socket) return;
+        log('warn', 'embedded database: disconnected a client idle in a transaction while others waited', {
+          idleMs: this.idleInTransactionMs,
+          waiting: new Set(this.queue.map((b) => b.conn)).size,
+        });
         socket.end(idleTimeoutError());
         socket.destroy();
       }, this.idleInTransactionMs);

@@ -3,6 +3,7 @@ import { PGlite } from '@electric-sql/pglite';
 import postgres from 'postgres';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePort } from '#lib/db/embedded.ts';
+import { createDb } from '#lib/db/index.ts';
 import { PGliteWireServer } from '#lib/db/pgliteServer.ts';
 
 /** The embedded database's wire server: one PGlite session shared by every client (docs/connections.md). */
@@ -117,5 +118,43 @@ describe('PGliteWireServer', () => {
     await ready;
     expect(socket.destroyed).toBe(false);
     socket.destroy();
+  });
+});
+
+describe('PGliteWireServer with its default idle timeout', () => {
+  const db = new PGlite();
+  const server = new PGliteWireServer(db);
+  let port: number;
+  beforeAll(async () => {
+    port = await server.listen(await freePort());
+  });
+  afterAll(async () => {
+    await server.close();
+    await db.close();
+  });
+
+  it('lets a new connection wait past 5 s behind a transaction instead of timing out', async () => {
+    const holder = await rawClient(port);
+    const ready = readyCount(holder, 2);
+    holder.write(queryMessage('begin'));
+    // The service's own connection path (createDb), with no DB_CONNECT_TIMEOUT_S.
+    const other = createDb({
+      url: `postgres://postgres:postgres@127.0.0.1:${port}/postgres?embedded=pglite`,
+      max: 1,
+    });
+    try {
+      // postgres.js queries are lazy: start it now, and keep its outcome (a value or the error).
+      const answer = Promise.resolve(other.sql`select 1 as ok`).then(
+        (rows) => rows[0].ok,
+        (e: Error) => e.message,
+      );
+      await new Promise((ok) => setTimeout(ok, 6000));
+      holder.write(queryMessage('commit'));
+      await ready;
+      expect(await answer).toBe(1);
+    } finally {
+      holder.destroy();
+      await other.end();
+    }
   });
 });
