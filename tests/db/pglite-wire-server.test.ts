@@ -62,7 +62,8 @@ describe('PGliteWireServer', () => {
 
   const probe = async () => {
     const url = `postgres://postgres:postgres@127.0.0.1:${port}/postgres`;
-    const sql = postgres(url, { prepare: false, max: 1, connect_timeout: 5, onnotice: () => {} });
+    // Generous: this checks that the server goes on serving, not how fast.
+    const sql = postgres(url, { prepare: false, max: 1, connect_timeout: 30, onnotice: () => {} });
     try {
       return (await sql`select 1 as ok`)[0].ok;
     } finally {
@@ -122,10 +123,14 @@ describe('PGliteWireServer', () => {
 });
 
 describe('PGliteWireServer with its default idle timeout', () => {
-  const db = new PGlite();
-  const server = new PGliteWireServer(db);
+  // Created in beforeAll, not while the file is collected: a PGlite's start-up holds the event loop for
+  // seconds, which would stall the other describe's server and clients sharing this process.
+  let db: PGlite;
+  let server: PGliteWireServer;
   let port: number;
   beforeAll(async () => {
+    db = new PGlite();
+    server = new PGliteWireServer(db);
     port = await server.listen(await freePort());
   });
   afterAll(async () => {
