@@ -5,8 +5,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePort } from '#lib/db/embedded.ts';
 import { createDb } from '#lib/db/index.ts';
 import { PGliteWireServer } from '#lib/db/pgliteServer.ts';
+import { isEmbedded } from '../helpers.ts';
 
-/** The embedded database's wire server: one PGlite session shared by every client (docs/connections.md). */
+/**
+ * The embedded database's wire server: one PGlite session shared by every client (docs/connections.md).
+ * Each test starts its own PGlite, whatever the run's database, so the file runs once: in the embedded run.
+ */
 
 function startupMessage(): Buffer {
   const params = Buffer.from('user\0postgres\0database\0postgres\0\0');
@@ -48,11 +52,14 @@ async function rawClient(port: number): Promise<Socket> {
   return socket;
 }
 
-describe('PGliteWireServer', () => {
-  const db = new PGlite();
-  const server = new PGliteWireServer(db, { idleInTransactionMs: 1000 });
+describe.skipIf(!isEmbedded())('PGliteWireServer', () => {
+  // Started in beforeAll, not while the file is collected (a skipped describe is still collected).
+  let db: PGlite;
+  let server: PGliteWireServer;
   let port: number;
   beforeAll(async () => {
+    db = new PGlite();
+    server = new PGliteWireServer(db, { idleInTransactionMs: 1000 });
     port = await server.listen(await freePort());
   });
   afterAll(async () => {
@@ -122,7 +129,7 @@ describe('PGliteWireServer', () => {
   });
 });
 
-describe('PGliteWireServer with its default idle timeout', () => {
+describe.skipIf(!isEmbedded())('PGliteWireServer with its default idle timeout', () => {
   // Created in beforeAll, not while the file is collected: a PGlite's start-up holds the event loop for
   // seconds, which would stall the other describe's server and clients sharing this process.
   let db: PGlite;

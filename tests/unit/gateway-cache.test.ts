@@ -3,7 +3,7 @@ import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { packageService } from '../fixtures/packageService.ts';
+import { DEFAULT_PACKAGE_ENV, packageService } from '../fixtures/packageService.ts';
 
 const require = createRequire(import.meta.url);
 const GatewayCachePlugin = require('../../serverless/plugins/gateway-cache.cjs');
@@ -37,7 +37,7 @@ let template: any;
 
 beforeAll(async () => {
   out = mkdtempSync(join(tmpdir(), 'sls-cache-'));
-  template = JSON.parse(await packageService(out, [], { AUTH: 'none', TILE_MAX_AGE: '' }));
+  template = JSON.parse(await packageService(out, [], DEFAULT_PACKAGE_ENV));
 }, 600_000);
 
 afterAll(() => rmSync(out, { recursive: true, force: true }));

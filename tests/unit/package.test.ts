@@ -2,7 +2,7 @@ import { mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { packageService } from '../fixtures/packageService.ts';
+import { DEFAULT_PACKAGE_ENV, packageService } from '../fixtures/packageService.ts';
 
 function handlerFiles(dir: string): string[] {
   return readdirSync(dir).flatMap((name) => {
@@ -11,13 +11,13 @@ function handlerFiles(dir: string): string[] {
   });
 }
 
-const ALLOWED = ['https://app.allowed.test', 'http://localhost:5173'];
+const ALLOWED = DEFAULT_PACKAGE_ENV.CORS_ORIGINS.split(',');
 let out: string;
 let template: any;
 
 beforeAll(async () => {
   out = mkdtempSync(join(tmpdir(), 'sls-package-'));
-  template = JSON.parse(await packageService(out, [], { CORS_ORIGINS: ALLOWED.join(',') }));
+  template = JSON.parse(await packageService(out, [], DEFAULT_PACKAGE_ENV));
 }, 600_000);
 
 afterAll(() => rmSync(out, { recursive: true, force: true }));
