@@ -4,7 +4,7 @@ import postgres from 'postgres';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePort } from '#lib/db/embedded.ts';
 import { createDb } from '#lib/db/index.ts';
-import { PGliteWireServer, type WireServerOptions } from '#lib/db/pgliteServer.ts';
+import { PGliteWireServer } from '#lib/db/pgliteServer.ts';
 import { isEmbedded } from '../helpers.ts';
 
 /**
@@ -52,31 +52,23 @@ async function rawClient(port: number): Promise<Socket> {
   return socket;
 }
 
-/**
- * A PGlite behind its own wire server for the enclosing describe. Started in beforeAll, not while the
- * file is collected: a PGlite's start-up holds the event loop for seconds (it would stall the other
- * describe's server and clients in this process), and a skipped describe is still collected.
- */
-function serveOwnPGlite(options: WireServerOptions = {}) {
-  const started = { db: null as unknown as PGlite, port: 0 };
+describe.skipIf(!isEmbedded())('PGliteWireServer', () => {
+  // Started in beforeAll, not while the file is collected (a skipped describe is still collected).
+  let db: PGlite;
   let server: PGliteWireServer;
+  let port: number;
   beforeAll(async () => {
-    started.db = new PGlite();
-    server = new PGliteWireServer(started.db, options);
-    started.port = await server.listen(await freePort());
+    db = new PGlite();
+    server = new PGliteWireServer(db, { idleInTransactionMs: 1000 });
+    port = await server.listen(await freePort());
   });
   afterAll(async () => {
     await server.close();
-    await started.db.close();
+    await db.close();
   });
-  return started;
-}
-
-describe.skipIf(!isEmbedded())('PGliteWireServer', () => {
-  const served = serveOwnPGlite({ idleInTransactionMs: 1000 });
 
   const probe = async () => {
-    const url = `postgres://postgres:postgres@127.0.0.1:${served.port}/postgres`;
+    const url = `postgres://postgres:postgres@127.0.0.1:${port}/postgres`;
     // Generous: this checks that the server goes on serving, not how fast.
     const sql = postgres(url, { prepare: false, max: 1, connect_timeout: 30, onnotice: () => {} });
     try {
@@ -92,7 +84,7 @@ describe.skipIf(!isEmbedded())('PGliteWireServer', () => {
 
   it('drops a client that sends an impossible length, and goes on serving the others', async () => {
     for (const garbage of [Buffer.alloc(8), Buffer.from([0x51, 0xff, 0xff, 0xff, 0xff])]) {
-      const socket = garbage.length === 8 ? connect(served.port, '127.0.0.1') : await rawClient(served.port); // start-up, then a typed message
+      const socket = garbage.length === 8 ? connect(port, '127.0.0.1') : await rawClient(port); // start-up, then a typed message
       const closed = new Promise<void>((ok) => socket.on('close', () => ok()));
       socket.on('error', () => {});
       socket.write(garbage);
@@ -102,7 +94,7 @@ describe.skipIf(!isEmbedded())('PGliteWireServer', () => {
   });
 
   it('frees the database when a client leaves while its transaction-opening query runs', async () => {
-    const socket = await rawClient(served.port);
+    const socket = await rawClient(port);
     // The query opens a transaction and takes a moment; the client is gone before it finishes.
     socket.write(queryMessage('begin; select count(*) from generate_series(1, 2000000)'));
     socket.destroy();
@@ -110,7 +102,7 @@ describe.skipIf(!isEmbedded())('PGliteWireServer', () => {
   });
 
   it('takes the database back from a client idle in a transaction for too long', async () => {
-    const socket = await rawClient(served.port);
+    const socket = await rawClient(port);
     const received: Buffer[] = [];
     const closed = new Promise<void>((ok) => socket.on('close', () => ok()));
     const ready = readyCount(socket, 1);
@@ -122,11 +114,11 @@ describe.skipIf(!isEmbedded())('PGliteWireServer', () => {
     expect(await probe()).toBe(1);
     await closed;
     expect(Buffer.concat(received).toString()).toContain('25P03');
-    expect((await served.db.query(`select to_regclass('held_rows') as t`)).rows).toEqual([{ t: null }]);
+    expect((await db.query(`select to_regclass('held_rows') as t`)).rows).toEqual([{ t: null }]);
   });
 
   it('leaves a quiet transaction alone while nobody else waits', async () => {
-    const socket = await rawClient(served.port);
+    const socket = await rawClient(port);
     const ready = readyCount(socket, 2);
     socket.write(queryMessage('begin'));
     await new Promise((ok) => setTimeout(ok, 2500));
@@ -138,15 +130,28 @@ describe.skipIf(!isEmbedded())('PGliteWireServer', () => {
 });
 
 describe.skipIf(!isEmbedded())('PGliteWireServer with its default idle timeout', () => {
-  const served = serveOwnPGlite();
+  // Created in beforeAll, not while the file is collected: a PGlite's start-up holds the event loop for
+  // seconds, which would stall the other describe's server and clients sharing this process.
+  let db: PGlite;
+  let server: PGliteWireServer;
+  let port: number;
+  beforeAll(async () => {
+    db = new PGlite();
+    server = new PGliteWireServer(db);
+    port = await server.listen(await freePort());
+  });
+  afterAll(async () => {
+    await server.close();
+    await db.close();
+  });
 
   it('lets a new connection wait past 5 s behind a transaction instead of timing out', async () => {
-    const holder = await rawClient(served.port);
+    const holder = await rawClient(port);
     const ready = readyCount(holder, 2);
     holder.write(queryMessage('begin'));
     // The service's own connection path (createDb), with no DB_CONNECT_TIMEOUT_S.
     const other = createDb({
-      url: `postgres://postgres:postgres@127.0.0.1:${served.port}/postgres?embedded=pglite`,
+      url: `postgres://postgres:postgres@127.0.0.1:${port}/postgres?embedded=pglite`,
       max: 1,
     });
     try {
