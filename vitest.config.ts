@@ -16,12 +16,19 @@ export default defineConfig({
     pool: 'forks',
     maxWorkers: 2,
     projects: [
+      // `npm run test:unit`: no database, no service (its own project without the global setup).
+      {
+        resolve: {
+          alias: [{ find: /^#lib\/(.*)$/, replacement: fileURLToPath(new URL('./lib/$1', import.meta.url)) }],
+        },
+        test: { name: 'unit', include: ['tests/unit/**/*.test.ts'], pool: 'forks', testTimeout: 60_000 },
+      },
       {
         extends: true,
         test: {
           name: 'suite',
           include: ['tests/**/*.test.ts'],
-          exclude: [...configDefaults.exclude, CONCURRENCY],
+          exclude: [...configDefaults.exclude, CONCURRENCY, 'tests/unit/**'],
           sequence: { groupOrder: 0 },
         },
       },

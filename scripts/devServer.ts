@@ -210,7 +210,8 @@ export async function startService(options: ServiceOptions = {}): Promise<Runnin
     child.stderr?.on('data', (d: Buffer) => collect(d, process.stderr));
     const launched = child;
     launched.once('close', (code, signal) => {
-      if (stopped.has(launched)) return;
+      // Before it first served, startService itself reports the failure (a taken port, a crash).
+      if (stopped.has(launched) || !serving) return;
       // An exit nobody asked for: say so, with what it printed last, and start it again on the same ports.
       process.stderr.write(
         `serverless-offline exited unexpectedly (code ${code}, signal ${signal}); its last lines:\n${lines.slice(-80).join('\n')}\n`,
@@ -279,8 +280,11 @@ export async function startService(options: ServiceOptions = {}): Promise<Runnin
     await embedded?.stop();
     if (!options.s3Dir) rmSync(s3Dir, { recursive: true, force: true });
   };
+  /** Set once serverless-offline first answered: from then on an exit nobody asked for is restarted. */
+  let serving = false;
   try {
     await launchOnFreePorts();
+    serving = true;
   } catch (e) {
     await stop();
     throw new Error(`${(e as Error).message}\n${lines.slice(-100).join('\n')}`);
