@@ -5,7 +5,7 @@ import { freePort } from '#lib/db/embedded.ts';
 import { closeDb, createDb, type Db, probe, type Queryable } from '#lib/db/index.ts';
 import { endpoint } from '#lib/http/endpoint.ts';
 import { type Fault, type StandIn, startDataApiStandIn } from '../../scripts/dataApiStandIn.ts';
-import { uniqueName } from '../helpers.ts';
+import { isEmbedded, uniqueName } from '../helpers.ts';
 
 /**
  * Statements run once through the Data API driver (docs/connections.md): against the local stand-in
@@ -110,16 +110,21 @@ describe('Data API driver: statements run once', () => {
     },
   );
 
-  it('a BeginTransaction whose answer is lost is sent again; the transaction then commits once', async () => {
-    const v = uniqueName('begin');
-    const before = await runCount();
-    const begins = calls('BeginTransaction');
-    standIn.failNext({ operation: 'BeginTransaction', answer: 'reset' });
-    await api.transaction((tx) => insert(tx, v));
-    expect(calls('BeginTransaction') - begins).toBe(2);
-    expect(await runCount()).toBe(before + 1);
-    expect(await rowsOf(v)).toBe(1);
-  });
+  // The first transaction stays open until the stand-in's 3-minute timeout; on the embedded database it
+  // holds the one session, and the second would wait for it (Aurora runs them side by side).
+  it.skipIf(isEmbedded())(
+    'a BeginTransaction whose answer is lost is sent again; the transaction then commits once',
+    async () => {
+      const v = uniqueName('begin');
+      const before = await runCount();
+      const begins = calls('BeginTransaction');
+      standIn.failNext({ operation: 'BeginTransaction', answer: 'reset' });
+      await api.transaction((tx) => insert(tx, v));
+      expect(calls('BeginTransaction') - begins).toBe(2);
+      expect(await runCount()).toBe(before + 1);
+      expect(await rowsOf(v)).toBe(1);
+    },
+  );
 
   it('throttled calls are sent again, in a transaction and on commit too, and run once', async () => {
     const v = uniqueName('throttled');
