@@ -159,14 +159,6 @@ async function quiesce(t: Target) {
   while (Date.now() < until && (await t.active())) await new Promise((r) => setTimeout(r, 500));
 }
 
-/** The pooler's own count: how many client connections shared how many server connections. */
-function pooled(t: Target): string {
-  const p = t.svc.poolerStats();
-  return p
-    ? `; through the connection pooler: ${p.peakClients} client connections at most over ${p.peakServerConnections} server connections at most`
-    : '';
-}
-
 async function run(t: Target, seconds: number, count: number) {
   const { db } = await seed(t, count);
   await db.end();
@@ -200,7 +192,7 @@ async function run(t: Target, seconds: number, count: number) {
   console.log(`
 - 5xx (and failed fetches): ${total5xx} (target 0)
 - appended batches: ${appended.length} × 1,000 features; lost (not readable at the end): ${lost} (target 0)
-- peak database connections (sampled every 250 ms): ${peakConnections} (target ≤ 30 on the server)${pooled(t)}
+- peak database connections (sampled every 250 ms): ${peakConnections} (target ≤ 20 on the server)
 - service peak RSS (serverless-offline process group): ${(peakRss / 1048576).toFixed(0)} MB
 - error lines in the service log: ${errorLines.length}`);
   for (const r of z12) {

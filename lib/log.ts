@@ -1,20 +1,33 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
 import { envText } from '#lib/settings.ts';
 
 /**
  * Structured JSON logs (one line each, CloudWatch-friendly), with request context: the request-log
  * middleware appends `requestId` (and method, path) once per request, so every line logged while a
- * request runs carries it, as Powertools' `logger.appendKeys` does. A Lambda instance serves one request
- * at a time, so one module-level context is enough; the middleware clears it when the request ends.
+ * request runs carries it, as Powertools' `logger.appendKeys` does. The context lives in the request's
+ * async context (`withLogContext`), so requests served at once by one process (`npm start` runs every
+ * function in one process) keep their own keys.
  */
-let context: Record<string, unknown> = {};
+const current = new AsyncLocalStorage<Record<string, unknown>>();
+/** Keys appended outside any `withLogContext` (scripts, jobs). */
+let outside: Record<string, unknown> = {};
 
-/** Adds keys to every following log line until `clearLogContext()`. */
+/** Runs `fn` with a log context of its own. */
+export function withLogContext<T>(fn: () => Promise<T>): Promise<T> {
+  return current.run({}, fn);
+}
+
+/** Adds keys to every following log line of this request (or, outside one, until `clearLogContext()`). */
 export function appendLogKeys(keys: Record<string, unknown>): void {
-  context = { ...context, ...keys };
+  const store = current.getStore();
+  if (store) Object.assign(store, keys);
+  else outside = { ...outside, ...keys };
 }
 
 export function clearLogContext(): void {
-  context = {};
+  const store = current.getStore();
+  if (store) for (const k of Object.keys(store)) delete store[k];
+  else outside = {};
 }
 
 /** One log line: `level`, `time`, `message`, the request context, then `fields`. */
@@ -22,7 +35,13 @@ export function log(level: 'info' | 'warn' | 'error', message: string, fields: R
   const threshold = envText('LOG_LEVEL');
   if (threshold === 'silent') return;
   if (level === 'info' && threshold === 'warn') return;
-  const line = JSON.stringify({ level, time: new Date().toISOString(), message, ...context, ...fields });
+  const line = JSON.stringify({
+    level,
+    time: new Date().toISOString(),
+    message,
+    ...(current.getStore() ?? outside),
+    ...fields,
+  });
   if (level === 'error') console.error(line);
   else console.log(line);
 }

@@ -3,9 +3,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type EmbeddedDatabase, freePort, startEmbedded } from '../lib/db/embedded.ts';
-import { createDb, parseDatabaseUrl } from '../lib/db/index.ts';
+import { createDb } from '../lib/db/index.ts';
 import { migrate } from '../lib/db/migrate.ts';
-import { type ConnectionPooler, type PoolerStats, startConnectionPooler } from './connectionPooler.ts';
 import { dataApiEnv } from './dataApiStandIn.ts';
 
 export interface ServiceOptions {
@@ -35,8 +34,6 @@ export interface RunningService {
   s3Endpoint: string;
   /** The process group id of serverless-offline (its workers are threads of it). */
   pid(): number | undefined;
-  /** The connection pooler between the functions and a PostgreSQL server (null: embedded, Data API, or `DB_POOLER=off`). */
-  poolerStats(): PoolerStats | null;
   /** serverless-offline's output so far, one entry per line (the last 5,000 lines). */
   logLines(): string[];
   /** Stops serverless-offline and starts it again on the same ports and database (after a rebuild). */
@@ -51,20 +48,6 @@ export interface RunningService {
  * (docs/connections.md). Hot reload restarts the whole process instead (scripts/start.mjs).
  */
 export const OFFLINE_ARGS = [join('node_modules', 'serverless', 'bin', 'serverless.js'), 'offline', 'start'];
-
-/**
- * On a PostgreSQL server the functions connect through the local stand-in for RDS Proxy
- * (scripts/connectionPooler.ts; docs/connections.md): at most `DB_POOLER_MAX` (default 20) server
- * connections however many instances run. Not with `DB_POOLER=off`, nor for a TLS server URL (`sslmode`).
- */
-async function poolerFor(
-  env: Record<string, string | undefined>,
-  databaseUrl: string,
-): Promise<ConnectionPooler | null> {
-  const sslmode = new URL(databaseUrl).searchParams.get('sslmode');
-  if (env.DB_POOLER === 'off' || (sslmode && sslmode !== 'disable')) return null;
-  return startConnectionPooler({ upstreamUrl: databaseUrl, max: Number(env.DB_POOLER_MAX) || 20 });
-}
 
 /** Prepares the database (embedded or server) and applies migrations; returns its URL. */
 export async function prepareDatabase(
@@ -157,25 +140,23 @@ function portEnv(p: ServicePorts): Record<string, string> {
  */
 export async function startService(options: ServiceOptions = {}): Promise<RunningService> {
   const { url: databaseUrl, embedded } = await prepareDatabase(options.databaseUrl, options.dataDir);
+  const inProcess = (options.env?.OFFLINE_IN_PROCESS ?? process.env.OFFLINE_IN_PROCESS) !== 'false';
   let ports = await choosePorts(options);
   const s3Dir = options.s3Dir ?? mkdtempSync(join(tmpdir(), 'mmgis-s3-'));
   // DB_DRIVER=data-api without DB_CLUSTER_ARN: the functions reach the database through the Data API stand-in.
   const dataApi = await dataApiEnv({ ...process.env, ...options.env }, databaseUrl);
-  // The embedded database is reached directly, whoever started it: a pooler in front of its one session
-  // only adds a second connect timeout that a busy machine runs into (docs/connections.md).
-  const pooler =
-    embedded || dataApi || parseDatabaseUrl(databaseUrl).embedded
-      ? null
-      : await poolerFor({ ...process.env, ...options.env }, databaseUrl);
   const env = {
     ...process.env,
     ...options.env,
     ...dataApi?.env,
-    DATABASE_URL: pooler?.url ?? databaseUrl,
+    DATABASE_URL: databaseUrl,
     // serverless-offline's two lines per request cost its single main thread about a quarter of its
     // throughput (docs/connections.md); SLS_LOG_LEVEL=notice brings them back.
     SLS_LOG_LEVEL: options.env?.SLS_LOG_LEVEL ?? process.env.SLS_LOG_LEVEL ?? 'warning',
     S3_DIR: s3Dir,
+    // Every function runs in serverless-offline's process and shares one pool per settings
+    // (lib/db/index.ts getDb; docs/connections.md#one-process): sized for a map's tile burst.
+    DB_POOL_MAX: options.env?.DB_POOL_MAX ?? process.env.DB_POOL_MAX ?? (inProcess ? '10' : '2'),
     AWS_ACCESS_KEY_ID: process.env.AWS_ACCESS_KEY_ID ?? 'local',
     AWS_SECRET_ACCESS_KEY: process.env.AWS_SECRET_ACCESS_KEY ?? 'local',
     SLS_TELEMETRY_DISABLED: '1',
@@ -276,7 +257,6 @@ export async function startService(options: ServiceOptions = {}): Promise<Runnin
   const stop = async () => {
     await kill();
     await dataApi?.stop();
-    await pooler?.stop();
     await embedded?.stop();
     if (!options.s3Dir) rmSync(s3Dir, { recursive: true, force: true });
   };
@@ -297,7 +277,6 @@ export async function startService(options: ServiceOptions = {}): Promise<Runnin
     websocketPort: ports.websocketPort,
     s3Endpoint: `http://127.0.0.1:${ports.s3Port}`,
     pid: () => child.pid,
-    poolerStats: () => pooler?.stats() ?? null,
     logLines: () => (partial ? [...lines, partial] : [...lines]),
     async restart() {
       await kill();
@@ -329,11 +308,6 @@ export async function runDevServer(): Promise<RunningService> {
   console.log(
     `API ready on http://localhost:${port}/api/ (WebSocket on ws://localhost:${svc.websocketPort}, S3 stand-in on ${svc.s3Endpoint})`,
   );
-  const pooler = svc.poolerStats();
-  if (pooler)
-    console.log(
-      `The functions reach the database through a local connection pooler (at most ${pooler.max} server connections; DB_POOLER=off connects them directly).`,
-    );
   const shutdown = async () => {
     await svc.stop();
     process.exit(0);

@@ -91,7 +91,10 @@ export function createDb(options: DbOptions = {}): Db {
       max_lifetime: options.maxLifetimeS ?? envNumber('DB_MAX_LIFETIME_S', 300),
       connect_timeout: options.connectTimeoutS ?? envNumber('DB_CONNECT_TIMEOUT_S', embedded ? 30 : 5),
       onnotice: () => {},
-      connection: { statement_timeout: statementTimeout, application_name: 'mmgis-serverless' },
+      connection: {
+        statement_timeout: statementTimeout,
+        application_name: envText('DB_APPLICATION_NAME') ?? 'mmgis-serverless',
+      },
       types: {
         // bigint ids and counts come back as numbers; our counts stay far below 2^53.
         bigint: {
@@ -158,17 +161,38 @@ export function parseDatabaseUrl(given: string): { url: string; embedded: boolea
   return { url: u.toString(), embedded };
 }
 
-let shared: Db | undefined;
+/**
+ * The pools of this process, by connection settings. On Lambda a process is one function instance, so
+ * this is one pool. Under `npm start` every function runs in serverless-offline's one process (each
+ * function's bundle has its own copy of this module), and they share one pool per settings through
+ * `globalThis`: the process holds at most `DB_POOL_MAX` connections per settings, however many functions
+ * run (docs/connections.md).
+ */
+const POOLS = Symbol.for('mmgis-serverless.db.pools');
+const holder = globalThis as Record<symbol, Map<string, Db> | undefined>;
+holder[POOLS] ??= new Map<string, Db>();
+const pools = holder[POOLS];
+
+function poolKey(): string {
+  return ['DB_DRIVER', 'DATABASE_URL', 'STATEMENT_TIMEOUT_MS', 'DB_POOL_MAX', 'DB_PREPARE', 'DB_CLUSTER_ARN']
+    .map((k) => envText(k) ?? '')
+    .join('\n');
+}
 
 /** The process-wide database, created on first use and reused across warm invocations. */
 export function getDb(): Db {
-  shared ??= createDb();
-  return shared;
+  const key = poolKey();
+  let db = pools.get(key);
+  if (!db) {
+    db = createDb();
+    pools.set(key, db);
+  }
+  return db;
 }
 
-/** Closes the shared pool (CLI scripts and tests; a Lambda keeps it). */
+/** Closes the shared pools (CLI scripts and tests; a Lambda keeps them). */
 export async function closeDb(): Promise<void> {
-  const db = shared;
-  shared = undefined;
-  await db?.end();
+  const all = [...pools.values()];
+  pools.clear();
+  await Promise.all(all.map((db) => db.end()));
 }

@@ -6,6 +6,7 @@ import type { AuthRule } from '#lib/auth/permissions.ts';
 import type { Principal } from '#lib/auth/principal.ts';
 import { withConnectionRetry } from '#lib/db/connectionErrors.ts';
 import type { Db } from '#lib/db/index.ts';
+import { withLogContext } from '#lib/log.ts';
 import { authentication } from './middleware/authentication.ts';
 import { bodyLimit, maxBodyBytes } from './middleware/bodyLimit.ts';
 import { type BodyKind, bodyParser } from './middleware/bodyParser.ts';
@@ -114,5 +115,8 @@ export function endpoint<
   const handler = middy<APIGatewayProxyEvent, unknown, Error, EndpointContext>(run).use(
     endpointMiddlewares(generic),
   );
-  return Object.assign(handler as unknown as EndpointHandler, { endpoint: generic });
+  // Each request its own log context (one process may serve several requests at once under `npm start`).
+  const withContext = (event: APIGatewayProxyEvent, context: Context) =>
+    withLogContext(() => handler(event, context as EndpointContext) as Promise<APIGatewayProxyResult>);
+  return Object.assign(withContext as unknown as EndpointHandler, { endpoint: generic });
 }
