@@ -211,8 +211,15 @@ describe('long-term tokens', () => {
 
     const list = await call('GET', '/api/longtermtoken/get', { cookie: await adminCookie() });
     expect(list.status).toBe(200);
-    const entry = list.body.body.tokens.find((x: any) => x.id === t.id);
-    expect(entry).toMatchObject({ id: t.id, name: 'ci', prefix: t.token.slice(0, 12), expiresAt: null });
+    const entry = list.body.tokens.find((x: any) => x.id === t.id);
+    expect(entry).toMatchObject({
+      id: t.id,
+      name: 'ci',
+      prefix: t.token.slice(0, 12),
+      token: `ci: ${t.token.slice(0, 12)}...`,
+      period: 'never',
+      expiresAt: null,
+    });
     expect(entry.lastUsedAt).not.toBeNull();
     expect(list.text).not.toContain(t.token);
 

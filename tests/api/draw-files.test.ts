@@ -83,14 +83,26 @@ describe('access', () => {
   it('lists the six master files for everyone and refuses to change them', async () => {
     const files = (await post('/api/files/getfiles', {}, other)).body.body;
     const masters = files.filter((f: any) => f.is_master);
-    expect(masters.map((f: any) => [f.file_name, f.intent, f.file_owner, f.public])).toEqual([
-      ['ROI', 'roi', null, '1'],
-      ['CAMPAIGN', 'campaign', null, '1'],
-      ['CAMPSITE', 'campsite', null, '1'],
-      ['TRAIL', 'trail', null, '1'],
-      ['SIGNPOST', 'signpost', null, '1'],
-      ['ALL', 'all', null, '1'],
+    // owned by "group" of the lead group, as the established server answers them (its map client reads
+    // every file's owner as a string)
+    const g = ['mmgis-group'];
+    expect(
+      masters.map((f: any) => [f.file_name, f.intent, f.file_owner, f.file_owner_group, f.public]),
+    ).toEqual([
+      ['ROI', 'roi', 'group', g, '1'],
+      ['CAMPAIGN', 'campaign', 'group', g, '1'],
+      ['CAMPSITE', 'campsite', 'group', g, '1'],
+      ['TRAIL', 'trail', 'group', g, '1'],
+      ['SIGNPOST', 'signpost', 'group', g, '1'],
+      ['ALL', 'all', 'group', g, '1'],
     ]);
+    for (const f of files.filter((x: any) => !x.is_master)) {
+      expect(typeof f.file_owner).toBe('string');
+      expect(f.file_owner_group).toBeNull();
+    }
+    // the same owner in getfile's file rows
+    const one = await post('/api/files/getfile', { id: masters[0].id }, other);
+    expect(one.body.body.file[0]).toMatchObject({ file_owner: 'group', file_owner_group: g });
     const ids = files.map((f: any) => f.id);
     expect([...ids].sort((a: number, b: number) => a - b)).toEqual(ids);
     for (const path of ['/api/files/change', '/api/files/remove', '/api/files/restore']) {
