@@ -52,10 +52,12 @@ export async function generateToken(
 ): Promise<TokenInfo & { token: string }> {
   const ms = parsePeriod(input.period);
   const token = TOKEN_PREFIX + newSecret();
+  // One clock for both times, so the listed `period` is exactly the lifetime asked for.
+  const now = Date.now();
   const [row] = await sql`
     insert into api_tokens (id, name, prefix, token_hash, user_id, created_at, expires_at)
     values (${randomUUID()}::uuid, ${input.name ?? null}, ${token.slice(0, TOKEN_PREFIX.length + 6)}, ${sha256(token)},
-            ${userId}, now(), ${ms === null ? null : new Date(Date.now() + ms)})
+            ${userId}, ${new Date(now)}, ${ms === null ? null : new Date(now + ms)})
     returning *`;
   return { ...toInfo(row), token };
 }
