@@ -1,6 +1,17 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { apiUrlLocal, call } from '../helpers.ts';
-import { type As, add, admin, features, history, makeFile, newUser, post, square } from './drawHelpers.ts';
+import {
+  type As,
+  add,
+  admin,
+  features,
+  history,
+  makeFile,
+  newUser,
+  post,
+  postForm,
+  square,
+} from './drawHelpers.ts';
 
 let owner: As & { username: string };
 let other: As & { username: string };
@@ -169,6 +180,28 @@ describe('files', () => {
       expect([path, r.status]).toEqual([path, 400]);
       expect(r.body.message).toMatch(msg);
     }
+  });
+
+  it("takes jQuery's `template=` and `geojson=` (a null in a form) as none, in make and change", async () => {
+    const made = await postForm(
+      '/api/files/make',
+      { file_name: 'no template', intent: 'all', template: '', geojson: '' },
+      owner,
+    );
+    expect(made.status).toBe(200);
+    const id = made.body.body.file_id;
+    const file = await post('/api/files/getfile', { id }, owner);
+    expect(file.body.body.file[0]).toMatchObject({ file_name: 'no template', template: null });
+    expect(file.body.body.geojson.features).toEqual([]);
+    const withT = await post('/api/files/change', { id, template: { a: 1 } }, owner);
+    expect(withT.body.body.template).toEqual({ a: 1 });
+    const cleared = await postForm('/api/files/change', { id, template: '' }, owner);
+    expect(cleared.status).toBe(200);
+    expect(cleared.body.body.template).toBeNull();
+    // still a 400 for a template that is not JSON
+    expect((await postForm('/api/files/make', { file_name: 'x', template: '{nope' }, owner)).status).toBe(
+      400,
+    );
   });
 
   it('renames and removes keywords in the caller own files only', async () => {

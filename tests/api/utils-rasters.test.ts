@@ -336,6 +336,47 @@ describe('queryTilesetTimes', () => {
   });
 });
 
+describe('proj42wkt', () => {
+  it('answers the WKT of a PROJ string as text, as GDAL writes it', async () => {
+    const utm = await call('GET', `/api/utils/proj42wkt?proj4=${encodeURIComponent(UTM33)}`);
+    expect(utm.status).toBe(200);
+    expect(utm.headers.get('content-type')).toMatch(/^text\/plain/);
+    expect(utm.text).toMatch(/^PROJCS\["unknown",GEOGCS\["unknown",DATUM\["WGS_1984"/);
+    expect(utm.text).toContain('PROJECTION["Transverse_Mercator"]');
+    expect(utm.text).toContain('PARAMETER["central_meridian",15]');
+    expect(utm.text).toContain('PARAMETER["scale_factor",0.9996]');
+    expect(utm.text).toContain('PARAMETER["false_easting",500000]');
+    const ll = await call(
+      'GET',
+      `/api/utils/proj42wkt?proj4=${encodeURIComponent('+proj=longlat +datum=WGS84 +no_defs')}`,
+    );
+    expect(ll.text).toMatch(/^GEOGCS\[/);
+    expect(ll.text).toContain('SPHEROID["WGS 84",6378137,298.257223563');
+  });
+
+  it('refuses what is not a PROJ string with 400 naming proj4; needs a login under AUTH=local', async () => {
+    for (const q of ['', '?proj4=', '?proj4=EPSG%3A4326', `?proj4=${encodeURIComponent('+proj=nonesuch')}`]) {
+      const res = await call('GET', `/api/utils/proj42wkt${q}`);
+      expect(res.status, q).toBe(400);
+      expect(res.body.message).toContain('proj4');
+    }
+    const anon = await call('GET', `/api/utils/proj42wkt?proj4=${encodeURIComponent(UTM33)}`, {
+      base: apiUrlLocal(),
+    });
+    expect(anon.status).toBe(401);
+  });
+});
+
+describe('ll2aerll and chronice', () => {
+  it('answer 501 with the established failure shape: no SPICE kernels here', async () => {
+    for (const name of ['ll2aerll', 'chronice']) {
+      const res = await post(`/api/utils/${name}`, { time: '2024-01-01T00:00:00Z' });
+      expect(res.status).toBe(501);
+      expect(res.body).toEqual({ status: 'failure', error: true, message: expect.stringMatching(/SPICE/) });
+    }
+  });
+});
+
 describe('healthcheck', () => {
   it('answers 200 with the database driver after a trivial query, under both AUTH modes', async () => {
     for (const base of [undefined, apiUrlLocal()]) {
