@@ -48,7 +48,10 @@ const MAX_PROJ = 2000;
 const PROJ_TOKENS = /^\s*(\+[A-Za-z_][A-Za-z0-9_]*(=[^\s+]*)?\s*)+$/;
 
 /** The PROJ string of the query, checked: 400 naming `proj4` when missing or not a PROJ string. */
-export function assertProjString(value: unknown): string {
+export function assertProjString(raw: unknown): string {
+  // jQuery writes a space as `+` in the query (`%2Bproj%3Deqc+%2Bno_defs`): where a gateway hands the
+  // query over without turning those back into spaces, `++` is a space before the next parameter.
+  const value = typeof raw === 'string' ? raw.replace(/\+(?=\+)/g, ' ') : raw;
   if (typeof value !== 'string' || value.trim() === '') {
     throw badRequest(
       "Missing required query parameter 'proj4' (a PROJ string such as '+proj=longlat +datum=WGS84').",
