@@ -47,7 +47,8 @@ export function buildOptions() {
     banner: {
       js: "import { createRequire as __cr } from 'node:module'; const require = __cr(import.meta.url);",
     },
-    external: ['@electric-sql/pglite', '@electric-sql/pglite-postgis', 'esbuild'],
+    // gdal3.js loads its WebAssembly and data files from beside itself (lib/rasters/projWkt.ts).
+    external: ['@electric-sql/pglite', '@electric-sql/pglite-postgis', 'esbuild', 'gdal3.js'],
     plugins: [
       apiRoutesPlugin(root),
       {

@@ -1,4 +1,5 @@
 import { caller } from '#lib/draw/access.ts';
+import { toFileAnswer } from '#lib/draw/fileAnswer.ts';
 import { fileChanges } from '#lib/draw/fileInput.ts';
 import { changeFile } from '#lib/draw/files.ts';
 import { asBody, int } from '#lib/draw/input.ts';
@@ -13,5 +14,5 @@ export const handler = endpoint(options, async ({ body, principal, db }) => {
   const id = int(b, 'id');
   const changes = fileChanges(b);
   const file = await db.transaction((tx) => changeFile(tx, caller(principal), id, changes));
-  return { status: 'success', message: 'Successfully changed file.', body: file };
+  return { status: 'success', message: 'Successfully changed file.', body: toFileAnswer(file) };
 });

@@ -1,4 +1,5 @@
 import { caller } from '#lib/draw/access.ts';
+import { toFileAnswer } from '#lib/draw/fileAnswer.ts';
 import { FILE_INTENTS } from '#lib/draw/files.ts';
 import { asBody, bool, idList, oneOf, optInt } from '#lib/draw/input.ts';
 import { getFiles, publishedLayer } from '#lib/draw/read.ts';
@@ -17,5 +18,9 @@ export const handler = endpoint(options, async ({ body, principal, db }) => {
   }
   const input = { ids: idList(b, 'id'), time: optInt(b, 'time'), published: bool(b, 'published', false) };
   const result = await getFiles(db.sql, c, input);
-  return { status: 'success', message: 'Successfully got file.', body: result };
+  return {
+    status: 'success',
+    message: 'Successfully got file.',
+    body: { ...result, file: result.file.map(toFileAnswer) },
+  };
 });

@@ -1,4 +1,5 @@
 import { caller } from '#lib/draw/access.ts';
+import { toFileAnswer } from '#lib/draw/fileAnswer.ts';
 import { listFiles } from '#lib/draw/files.ts';
 import { endpoint } from '#lib/http/endpoint.ts';
 import { ok } from '#lib/http/openapi/describe.ts';
@@ -8,5 +9,5 @@ const options = { auth: 'user', body: 'json-or-form', responses: ok(filesAnswer)
 
 export const handler = endpoint(options, async ({ principal, db }) => {
   const files = await listFiles(db.sql, caller(principal));
-  return { status: 'success', message: 'Successfully got files.', body: files };
+  return { status: 'success', message: 'Successfully got files.', body: files.map(toFileAnswer) };
 });

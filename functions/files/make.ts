@@ -19,7 +19,8 @@ export const handler = endpoint(options, async ({ body, principal, db }) => {
     intent: oneOf(b, 'intent', FILE_INTENTS) ?? null,
     publicity_type:
       b.publicity_type === undefined ? undefined : (oneOf(b, 'publicity_type', PUBLICITY) ?? null),
-    geojson: optJson(b, 'geojson'),
+    // `geojson=` (jQuery's null) is no GeoJSON, as for `template` (lib/draw/fileInput.ts).
+    geojson: b.geojson === '' ? undefined : optJson(b, 'geojson'),
   };
   const id = await db.transaction((tx) => makeFile(tx, caller(principal), input));
   return { status: 'success', message: 'Successfully made a new file.', body: { file_id: id } };

@@ -1,4 +1,5 @@
 import { caller } from '#lib/draw/access.ts';
+import { toFileAnswer } from '#lib/draw/fileAnswer.ts';
 import { setHidden } from '#lib/draw/files.ts';
 import { asBody, int } from '#lib/draw/input.ts';
 import { endpoint } from '#lib/http/endpoint.ts';
@@ -10,5 +11,5 @@ const options = { auth: 'user', body: 'json-or-form', responses: ok(fileAnswer) 
 export const handler = endpoint(options, async ({ body, principal, db }) => {
   const id = int(asBody(body), 'id');
   const file = await db.transaction((tx) => setHidden(tx, caller(principal), id, false));
-  return { status: 'success', message: 'File restored.', body: file };
+  return { status: 'success', message: 'File restored.', body: toFileAnswer(file) };
 });

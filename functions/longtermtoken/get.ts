@@ -6,5 +6,6 @@ import { tokensAnswer } from '#lib/http/openapi/shapes/users.ts';
 
 export const handler = endpoint({ auth: 'admin', responses: ok(tokensAnswer) }, async ({ db, principal }) => {
   assertSession(principal);
-  return { status: 'success', body: { tokens: await listTokens(db.sql) } };
+  // The established server's shape: the list under `tokens` (its configure app reads `res.tokens`).
+  return { status: 'success', tokens: await listTokens(db.sql) };
 });

@@ -1,7 +1,7 @@
 import { endpoint } from '#lib/http/endpoint.ts';
 import { fieldsOf, jsonOrForm } from '#lib/http/formBody.ts';
-import { ok } from '#lib/http/openapi/describe.ts';
-import { bandsAnswer, unreadableRaster } from '#lib/http/openapi/shapes/misc.ts';
+import { bandsText, unreadableRaster } from '#lib/http/openapi/shapes/misc.ts';
+import { jsonText } from '#lib/http/response.ts';
 import { getBands } from '#lib/rasters/bands.ts';
 import { srsLookup } from '#lib/rasters/srs.ts';
 import { missionStorage } from '#lib/storage/storage.ts';
@@ -9,11 +9,13 @@ import { missionStorage } from '#lib/storage/storage.ts';
 const options = {
   auth: 'viewer',
   ...jsonOrForm,
-  responses: { ...ok(bandsAnswer), 422: unreadableRaster },
+  responses: { 200: bandsText, 422: unreadableRaster },
 } as const;
 
-/** POST /api/utils/getbands {path, x, y, xyorll, bands} (JSON or form) → [[band, value], ...]. */
-export const handler = endpoint(options, async ({ body, db }) => ({
-  status: 'success',
-  body: await getBands(missionStorage(), srsLookup(db.sql), fieldsOf(body)),
-}));
+/**
+ * POST /api/utils/getbands {path, x, y, xyorll, bands} (JSON or form) → `[[band, value], ...]` as text,
+ * the established server's answer (its tools `.replace()` the text before parsing it; docs/utils.md).
+ */
+export const handler = endpoint(options, async ({ body, db }) =>
+  jsonText(await getBands(missionStorage(), srsLookup(db.sql), fieldsOf(body))),
+);

@@ -1,7 +1,7 @@
 import { endpoint } from '#lib/http/endpoint.ts';
 import { fieldsOf, jsonOrForm } from '#lib/http/formBody.ts';
-import { ok } from '#lib/http/openapi/describe.ts';
-import { profileAnswer, unreadableRaster } from '#lib/http/openapi/shapes/misc.ts';
+import { profileText, unreadableRaster } from '#lib/http/openapi/shapes/misc.ts';
+import { jsonText } from '#lib/http/response.ts';
 import { getProfile, parseProfileInput } from '#lib/rasters/profile.ts';
 import { srsLookup } from '#lib/rasters/srs.ts';
 import { missionStorage } from '#lib/storage/storage.ts';
@@ -9,12 +9,16 @@ import { missionStorage } from '#lib/storage/storage.ts';
 const options = {
   auth: 'viewer',
   ...jsonOrForm,
-  responses: { ...ok(profileAnswer), 422: unreadableRaster },
+  responses: { 200: profileText, 422: unreadableRaster },
 } as const;
 
-/** POST /api/utils/getprofile {path, lat1, lon1, lat2, lon2, steps, axes?} (JSON or form). */
+/**
+ * POST /api/utils/getprofile {path, lat1, lon1, lat2, lon2, steps, axes?} (JSON or form) → the list
+ * `[[lon, lat, value], ...]` as text, the established server's answer (its Measure tool `.replace()`s
+ * the text before parsing it; docs/utils.md). Failures are the usual JSON.
+ */
 export const handler = endpoint(options, async ({ body, db }) => {
   const input = parseProfileInput(fieldsOf(body));
   const profile = await getProfile(missionStorage(), srsLookup(db.sql), input);
-  return { status: 'success', body: profile.body };
+  return jsonText(profile.body);
 });

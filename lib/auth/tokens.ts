@@ -52,16 +52,48 @@ export async function generateToken(
 ): Promise<TokenInfo & { token: string }> {
   const ms = parsePeriod(input.period);
   const token = TOKEN_PREFIX + newSecret();
+  // One clock for both times, so the listed `period` is exactly the lifetime asked for.
+  const now = Date.now();
   const [row] = await sql`
     insert into api_tokens (id, name, prefix, token_hash, user_id, created_at, expires_at)
     values (${randomUUID()}::uuid, ${input.name ?? null}, ${token.slice(0, TOKEN_PREFIX.length + 6)}, ${sha256(token)},
-            ${userId}, now(), ${ms === null ? null : new Date(Date.now() + ms)})
+            ${userId}, ${new Date(now)}, ${ms === null ? null : new Date(now + ms)})
     returning *`;
   return { ...toInfo(row), token };
 }
 
-export async function listTokens(sql: Queryable): Promise<TokenInfo[]> {
-  return (await sql`select * from api_tokens order by created_at, id`).map(toInfo);
+/**
+ * A listed token as the established configure app reads it (docs/auth.md, "API tokens"): besides our
+ * fields, `token` (never the secret: the name, if any, and the stored prefix followed by `...`), `period`
+ * (`"never"` or the lifetime in milliseconds, as text) and the creator, as MMGIS lists them.
+ */
+export interface ListedToken extends TokenInfo {
+  token: string;
+  period: string;
+  created_by_user_id: number;
+  created_by_username: string | null;
+}
+
+function toListed(row: Record<string, any>): ListedToken {
+  const info = toInfo(row);
+  const lifetime = row.expires_at
+    ? new Date(row.expires_at).getTime() - new Date(row.created_at).getTime()
+    : null;
+  return {
+    ...info,
+    token: `${info.name ? `${info.name}: ` : ''}${info.prefix}...`,
+    period: lifetime === null ? 'never' : String(lifetime),
+    created_by_user_id: Number(row.user_id),
+    created_by_username: row.username ?? null,
+  };
+}
+
+/** Every token, newest first (as MMGIS lists them), with its creator. */
+export async function listTokens(sql: Queryable): Promise<ListedToken[]> {
+  const rows = await sql`
+    select t.*, u.username from api_tokens t left join users u on u.id = t.user_id
+    order by t.created_at desc, t.id`;
+  return rows.map(toListed);
 }
 
 /** Revokes the token `id` (a UUID: the endpoint schema's `format`; 404 if unknown). */

@@ -261,7 +261,13 @@ export async function addMission(db: Db, input: { mission: unknown; config?: unk
     const { config, assigned } = withUuids(sent);
     return { config, extra: assigned };
   });
-  return { status: 'success' as const, mission, version: res.version, newlyAddedUUIDs: res.extra };
+  return {
+    status: 'success' as const,
+    message: `Successfully created mission '${mission}'.`,
+    mission,
+    version: res.version,
+    newlyAddedUUIDs: res.extra,
+  };
 }
 
 /**

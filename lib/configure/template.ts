@@ -15,7 +15,19 @@ export function templateConfig(mission: string): Config {
       radius: { major: 6378137, minor: 6378137 },
       mapscale: '',
     },
-    projection: { custom: false },
+    // The established template's projection block: the configure app reads `bounds` and `origin` of
+    // every mission (empty values: the default Web Mercator map, no custom projection).
+    projection: {
+      custom: false,
+      epsg: '',
+      proj: '',
+      globeproj: 'webmercator',
+      xmlpath: '',
+      bounds: ['', '', '', ''],
+      origin: ['', ''],
+      reszoomlevel: '',
+      resunitsperpixel: '',
+    },
     look: {
       pagename: mission,
       minimalist: false,

@@ -19,7 +19,8 @@ export function fileChanges(b: Body): ChangeInput {
     else throw badRequest("Body field 'public' must be 0 or 1.");
   }
   if (b.template !== undefined) {
-    const t = optJson(b, 'template');
+    // jQuery sends a null template as `template=` (an empty form value): no template, as MMGIS reads it.
+    const t = b.template === '' ? null : optJson(b, 'template');
     if (t !== null && (typeof t !== 'object' || t === undefined)) {
       throw badRequest("Body field 'template' must be a JSON object, array or null.");
     }

@@ -21,6 +21,11 @@ export interface Entry {
   end_prop: string | null;
   group_id_prop: string | null;
   feature_id_prop: string | null;
+  /** The established server's names of the four props above (its configure app reads these). */
+  start_time_field: string | null;
+  end_time_field: string | null;
+  group_id_field: string | null;
+  feature_id_field: string | null;
   occurrences: Record<string, Occurrence[]>;
 }
 
@@ -80,6 +85,10 @@ export async function listEntries(sql: Queryable): Promise<Entry[]> {
       end_prop: d.endProp,
       group_id_prop: d.groupIdProp,
       feature_id_prop: d.featureIdProp,
+      start_time_field: d.startProp,
+      end_time_field: d.endProp,
+      group_id_field: d.groupIdProp,
+      feature_id_field: d.featureIdProp,
       occurrences: occurrences.get(d.name) ?? {},
     };
     if (d.fieldStats) e.field_stats = toFieldStats(d.fieldStats, d.numFeatures);

@@ -26,6 +26,25 @@ export function rawJson(statusCode: number, text: string, headers: Headers = {})
   return { __response: true, statusCode, body: text, rawJson: true, headers };
 }
 
+/**
+ * A JSON value sent as `text/plain`: the answer of the MMGIS endpoints whose established server sent its
+ * result as text, which its clients `.replace()` before parsing (`utils/getprofile`, `getbands`; docs/utils.md).
+ */
+export function jsonText(value: unknown, statusCode = 200): HttpResponse {
+  return rawJson(statusCode, JSON.stringify(value), {
+    'Content-Type': 'text/plain; charset=utf-8',
+    'X-Content-Type-Options': 'nosniff',
+  });
+}
+
+/** Plain text (`text/plain`), e.g. the WKT of `utils/proj42wkt`. */
+export function plainText(text: string, statusCode = 200): HttpResponse {
+  return rawJson(statusCode, text, {
+    'Content-Type': 'text/plain; charset=utf-8',
+    'X-Content-Type-Options': 'nosniff',
+  });
+}
+
 /** A binary body (vector tiles), base64-encoded for API Gateway. */
 export function binary(
   statusCode: number,

@@ -1,6 +1,7 @@
 import { randomInt } from 'node:crypto';
 import type { Queryable } from '#lib/db/index.ts';
 import { badRequest, notFound } from '#lib/errors.ts';
+import { envText } from '#lib/settings.ts';
 import { hasControl } from '#lib/storage/text.ts';
 
 const ALPHABET = '0123456789abcdefghijklmnopqrstuvwxyz';
@@ -15,24 +16,71 @@ export function newCode(length = CODE_LENGTH): string {
 }
 
 /**
- * Accepts an `http(s)` URL or a path on this site (starting with a single `/`), at most 2048
- * characters; anything else (`javascript:`, `//evil.example`, empty) is a 400 naming `url`.
+ * Where short links may point (docs/shortener.md): this site (the `Host` the request was sent to) and the
+ * origins of `CORS_ORIGINS`. A short link never leads to another host.
  */
-export function assertShortenableUrl(url: unknown): string {
-  if (typeof url !== 'string' || url.trim() === '') throw badRequest("Missing required body field 'url'.");
-  if (url.length > MAX_URL) throw badRequest(`'url' is longer than ${MAX_URL} characters.`);
-  if (hasControl(url)) throw badRequest("'url' contains control characters.");
-  if (url.startsWith('/') && !url.startsWith('//') && !url.startsWith('/\\')) return url;
+export interface Site {
+  host: string | undefined;
+  origins: string[];
+}
+
+/** The site of a request: its `Host` header and the configured `CORS_ORIGINS`. */
+export function siteOf(host: string | undefined): Site {
+  const origins = (envText('CORS_ORIGINS') ?? '')
+    .split(',')
+    .map((o) => o.trim())
+    .filter(Boolean);
+  return { host, origins };
+}
+
+const ON_SITE =
+  "'url' must be a path or query of this site ('/…' or '?…', as the map sends its own address) or an http(s) URL of this site.";
+
+/** A path of this site: one leading `/` (`//host` and `/\host` are other hosts to a browser). */
+const isSitePath = (url: string) => url.startsWith('/') && !url.startsWith('//') && !url.startsWith('/\\');
+
+/** An absolute http(s) URL of `site`, parsed; undefined for anything else. */
+function siteUrl(url: string, site: Site): URL | undefined {
   let parsed: URL;
   try {
     parsed = new URL(url);
   } catch {
-    throw badRequest("'url' must be an http(s) URL or a path starting with '/'.");
+    return undefined;
   }
-  if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') {
-    throw badRequest("'url' must be an http(s) URL or a path starting with '/'.");
-  }
+  if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') return undefined;
+  if (parsed.username || parsed.password) return undefined;
+  const own = site.host !== undefined && parsed.host.toLowerCase() === site.host.toLowerCase();
+  return own || site.origins.includes(parsed.origin) ? parsed : undefined;
+}
+
+/**
+ * Accepts what the established map client sends (its own page address as a query, `?mission=…&…`), a path
+ * of this site (`/…`), or an absolute http(s) URL of this site or of a `CORS_ORIGINS` origin; at most
+ * 2048 characters. Anything else (another host, `javascript:`, `//host`, empty) is a 400 naming `url`.
+ * The url is kept as given: `expand` answers it unchanged, as the client rebuilds its page address from it.
+ */
+export function assertShortenableUrl(url: unknown, site: Site): string {
+  if (typeof url !== 'string' || url.trim() === '') throw badRequest("Missing required body field 'url'.");
+  if (url.length > MAX_URL) throw badRequest(`'url' is longer than ${MAX_URL} characters.`);
+  if (hasControl(url)) throw badRequest("'url' contains control characters.");
+  if (url.startsWith('?') || isSitePath(url)) return url;
+  if (!siteUrl(url, site)) throw badRequest(ON_SITE);
   return url;
+}
+
+/**
+ * Where `GET /api/shortener/{code}` sends a browser: the stored url resolved against this site's root
+ * (`?mission=…` opens `/?mission=…`, the map page), an absolute url of this site as its path, a
+ * `CORS_ORIGINS` url as is. Undefined for a stored url of another host (a link stored before this rule):
+ * the redirect refuses it rather than leading elsewhere.
+ */
+export function redirectTarget(stored: string, site: Site): string | undefined {
+  if (stored.startsWith('?')) return `/${stored}`;
+  if (isSitePath(stored)) return stored;
+  const parsed = siteUrl(stored, site);
+  if (!parsed) return undefined;
+  const own = site.host !== undefined && parsed.host.toLowerCase() === site.host.toLowerCase();
+  return own ? `${parsed.pathname}${parsed.search}${parsed.hash}` : parsed.href;
 }
 
 /** The code of `url`, made on first use; the same url always gets the same code. */

@@ -28,6 +28,21 @@ describe('first_signup', () => {
   });
 });
 
+describe('has', () => {
+  it('answers whether an account exists, to anyone, under both modes (the established shape)', async () => {
+    for (const base of [apiUrl(), apiUrlLocal()]) {
+      // the established admin login page posts `{}` as a form
+      const res = await call('POST', '/api/users/has', {
+        base,
+        body: '',
+        headers: { 'content-type': 'application/x-www-form-urlencoded; charset=UTF-8' },
+      });
+      expect(res.status).toBe(200);
+      expect(res.body).toEqual({ status: 'success', has: true });
+    }
+  });
+});
+
 describe('login, logged_in, logout', () => {
   it('logs in with an HttpOnly MMGISSession cookie and answers the spec bodies', async () => {
     const res = await fetch(`${apiUrl()}/api/users/login`, {
@@ -211,8 +226,15 @@ describe('long-term tokens', () => {
 
     const list = await call('GET', '/api/longtermtoken/get', { cookie: await adminCookie() });
     expect(list.status).toBe(200);
-    const entry = list.body.body.tokens.find((x: any) => x.id === t.id);
-    expect(entry).toMatchObject({ id: t.id, name: 'ci', prefix: t.token.slice(0, 12), expiresAt: null });
+    const entry = list.body.tokens.find((x: any) => x.id === t.id);
+    expect(entry).toMatchObject({
+      id: t.id,
+      name: 'ci',
+      prefix: t.token.slice(0, 12),
+      token: `ci: ${t.token.slice(0, 12)}...`,
+      period: 'never',
+      expiresAt: null,
+    });
     expect(entry.lastUsedAt).not.toBeNull();
     expect(list.text).not.toContain(t.token);
 
@@ -256,7 +278,10 @@ describe('long-term tokens', () => {
     });
     expect(gen.status).toBe(201);
     const span = Date.parse(gen.body.body.expiresAt) - Date.parse(gen.body.body.createdAt);
-    expect(Math.abs(span - 3_600_000)).toBeLessThan(5000);
+    expect(span).toBe(3_600_000);
+    // the list's `period` (the established configure app computes the days left from it)
+    const list = await call('GET', '/api/longtermtoken/get', { cookie: await adminCookie() });
+    expect(list.body.tokens.find((t: any) => t.id === gen.body.body.id).period).toBe('3600000');
     for (const period of [-5, 0, 'soon', 1.5, '12abc']) {
       const bad = await call('POST', '/api/longtermtoken/generate', {
         cookie: await adminCookie(),

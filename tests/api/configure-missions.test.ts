@@ -11,9 +11,12 @@ describe('POST /add', () => {
     const mission = uniqueName('Add Me');
     const res = await post('add', { mission });
     expect(res.status).toBe(201);
-    expect(res.body).toMatchObject({ status: 'success', mission, version: 1 });
+    // `message`: the established configure app shows it
+    expect(res.body).toMatchObject({ status: 'success', mission, version: 1, message: expect.any(String) });
     const cfg = (await call('GET', `/api/configure/get?mission=${encodeURIComponent(mission)}`)).body;
     expect(cfg.msv.mission).toBe(mission);
+    // the configure app reads these of every mission (it fails on a mission without them)
+    expect(cfg.projection).toMatchObject({ bounds: ['', '', '', ''], origin: ['', ''] });
     expect(cfg.layers).toEqual([]);
     expect(cfg.tools.length).toBeGreaterThan(0);
     expect(validateConfig(cfg).valid).toBe(true);

@@ -1,6 +1,17 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { apiUrlLocal, call } from '../helpers.ts';
-import { type As, add, admin, features, history, makeFile, newUser, post, square } from './drawHelpers.ts';
+import {
+  type As,
+  add,
+  admin,
+  features,
+  history,
+  makeFile,
+  newUser,
+  post,
+  postForm,
+  square,
+} from './drawHelpers.ts';
 
 let owner: As & { username: string };
 let other: As & { username: string };
@@ -83,14 +94,26 @@ describe('access', () => {
   it('lists the six master files for everyone and refuses to change them', async () => {
     const files = (await post('/api/files/getfiles', {}, other)).body.body;
     const masters = files.filter((f: any) => f.is_master);
-    expect(masters.map((f: any) => [f.file_name, f.intent, f.file_owner, f.public])).toEqual([
-      ['ROI', 'roi', null, '1'],
-      ['CAMPAIGN', 'campaign', null, '1'],
-      ['CAMPSITE', 'campsite', null, '1'],
-      ['TRAIL', 'trail', null, '1'],
-      ['SIGNPOST', 'signpost', null, '1'],
-      ['ALL', 'all', null, '1'],
+    // owned by "group" of the lead group, as the established server answers them (its map client reads
+    // every file's owner as a string)
+    const g = ['mmgis-group'];
+    expect(
+      masters.map((f: any) => [f.file_name, f.intent, f.file_owner, f.file_owner_group, f.public]),
+    ).toEqual([
+      ['ROI', 'roi', 'group', g, '1'],
+      ['CAMPAIGN', 'campaign', 'group', g, '1'],
+      ['CAMPSITE', 'campsite', 'group', g, '1'],
+      ['TRAIL', 'trail', 'group', g, '1'],
+      ['SIGNPOST', 'signpost', 'group', g, '1'],
+      ['ALL', 'all', 'group', g, '1'],
     ]);
+    for (const f of files.filter((x: any) => !x.is_master)) {
+      expect(typeof f.file_owner).toBe('string');
+      expect(f.file_owner_group).toBeNull();
+    }
+    // the same owner in getfile's file rows
+    const one = await post('/api/files/getfile', { id: masters[0].id }, other);
+    expect(one.body.body.file[0]).toMatchObject({ file_owner: 'group', file_owner_group: g });
     const ids = files.map((f: any) => f.id);
     expect([...ids].sort((a: number, b: number) => a - b)).toEqual(ids);
     for (const path of ['/api/files/change', '/api/files/remove', '/api/files/restore']) {
@@ -157,6 +180,28 @@ describe('files', () => {
       expect([path, r.status]).toEqual([path, 400]);
       expect(r.body.message).toMatch(msg);
     }
+  });
+
+  it("takes jQuery's `template=` and `geojson=` (a null in a form) as none, in make and change", async () => {
+    const made = await postForm(
+      '/api/files/make',
+      { file_name: 'no template', intent: 'all', template: '', geojson: '' },
+      owner,
+    );
+    expect(made.status).toBe(200);
+    const id = made.body.body.file_id;
+    const file = await post('/api/files/getfile', { id }, owner);
+    expect(file.body.body.file[0]).toMatchObject({ file_name: 'no template', template: null });
+    expect(file.body.body.geojson.features).toEqual([]);
+    const withT = await post('/api/files/change', { id, template: { a: 1 } }, owner);
+    expect(withT.body.body.template).toEqual({ a: 1 });
+    const cleared = await postForm('/api/files/change', { id, template: '' }, owner);
+    expect(cleared.status).toBe(200);
+    expect(cleared.body.body.template).toBeNull();
+    // still a 400 for a template that is not JSON
+    expect((await postForm('/api/files/make', { file_name: 'x', template: '{nope' }, owner)).status).toBe(
+      400,
+    );
   });
 
   it('renames and removes keywords in the caller own files only', async () => {

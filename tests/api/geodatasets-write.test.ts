@@ -206,6 +206,11 @@ describe('geodatasets write routes', () => {
       end_prop: null,
       group_id_prop: null,
       feature_id_prop: null,
+      // the established server's names of the same props (its configure app reads these)
+      start_time_field: 's',
+      end_time_field: null,
+      group_id_field: null,
+      feature_id_field: null,
     });
     expect(new Date(e.updated).toISOString()).toBe(e.updated);
     expect(e.field_stats).toEqual({

@@ -1,9 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { apiUrlLocal, call, uniqueName } from '../helpers.ts';
+import { getDb } from '#lib/db/index.ts';
+import { apiUrl, apiUrlLocal, call, uniqueName } from '../helpers.ts';
 
 describe('shortener', () => {
-  it('shortens, gives the same code for the same url, expands and redirects', async () => {
-    const url = `https://example.org/map?mission=${uniqueName('m')}&x=1`;
+  it('shortens an absolute URL of this site, gives the same code again, expands it and redirects on site', async () => {
+    const url = `${apiUrl()}/map?mission=${uniqueName('m')}&x=1`;
     const a = await call('POST', '/api/shortener/shorten', { body: { url } });
     expect(a.status).toBe(200);
     expect(a.body).toMatchObject({
@@ -19,23 +20,41 @@ describe('shortener', () => {
     expect(ex.status).toBe(200);
     expect(ex.body).toEqual({ status: 'success', message: expect.any(String), body: { url } });
 
+    // the redirect stays on this site: the stored URL's path and query, whatever host name reached it
     const go = await call('GET', `/api/shortener/${a.body.body.url}`);
     expect(go.status).toBe(302);
-    expect(go.headers.get('location')).toBe(url);
+    expect(go.headers.get('location')).toBe(url.slice(apiUrl().length));
   });
 
-  it('accepts the map client form post and site paths', async () => {
-    const path = `/?mission=${uniqueName('m')}&on=a,b`;
+  it("takes the map client's own address (a query, form-posted) and gives it back unchanged", async () => {
+    const query = `?mission=${uniqueName('m')}&site=S&mapLon=1.5&mapLat=2&mapZoom=3&on=a%20b$1.00`;
     const res = await call('POST', '/api/shortener/shorten', {
-      body: new URLSearchParams({ url: path }).toString(),
-      headers: { 'content-type': 'application/x-www-form-urlencoded; charset=UTF-8' },
+      body: new URLSearchParams({ url: query }).toString(),
+      headers: {
+        'content-type': 'application/x-www-form-urlencoded; charset=UTF-8',
+        'x-requested-with': 'XMLHttpRequest',
+      },
     });
     expect(res.status).toBe(200);
     const ex = await call('POST', '/api/shortener/expand', {
       body: `short=${res.body.body.url}`,
       headers: { 'content-type': 'application/x-www-form-urlencoded' },
     });
+    // the client appends it to its page address (everything before `?s=`): it must stay a query
+    expect(ex.body.body.url).toBe(query);
+    const go = await call('GET', `/api/shortener/${res.body.body.url}`);
+    expect(go.status).toBe(302);
+    expect(go.headers.get('location')).toBe(`/${query}`);
+  });
+
+  it('accepts site paths and redirects to them', async () => {
+    const path = `/?mission=${uniqueName('m')}&on=a,b`;
+    const res = await call('POST', '/api/shortener/shorten', { body: { url: path } });
+    expect(res.status).toBe(200);
+    const ex = await call('POST', '/api/shortener/expand', { body: { short: res.body.body.url } });
     expect(ex.body.body.url).toBe(path);
+    const go = await call('GET', `/api/shortener/${res.body.body.url}`);
+    expect(go.headers.get('location')).toBe(path);
   });
 
   it.each([
@@ -45,6 +64,10 @@ describe('shortener', () => {
     ['too long', { url: `https://example.org/${'a'.repeat(2048)}` }],
     ['protocol-relative', { url: '//evil.example/x' }],
     ['ftp', { url: 'ftp://example.org/x' }],
+    ['another host', { url: 'https://example.org/?mission=M' }],
+    ['another host over http', { url: 'http://evil.example/' }],
+    ['backslash host', { url: '/\\evil.example/x' }],
+    ['credentials', { url: 'http://user:pw@127.0.0.1/' }],
   ])('refuses a bad url (%s) with 400', async (_label, body) => {
     const res = await call('POST', '/api/shortener/shorten', { body });
     expect(res.status).toBe(400);
@@ -57,9 +80,21 @@ describe('shortener', () => {
     expect((await call('GET', '/api/shortener/zzzzzzzzz')).status).toBe(404);
   });
 
+  it('a link to another host stored before these rules is not followed (404), though expand still answers it', async () => {
+    const code = `old${Date.now().toString(36)}`.slice(0, 12);
+    const db = getDb();
+    await db.sql`insert into short_urls (code, url) values (${code}, ${`https://evil.example/${code}`})`;
+    const go = await call('GET', `/api/shortener/${code}`);
+    expect(go.status).toBe(404);
+    expect(go.headers.get('location')).toBeNull();
+    expect(go.body.message).toMatch(/another site/);
+    const ex = await call('POST', '/api/shortener/expand', { body: { short: code } });
+    expect(ex.body.body.url).toBe(`https://evil.example/${code}`);
+  });
+
   it('needs a login under AUTH=local', async () => {
     const res = await call('POST', '/api/shortener/shorten', {
-      body: { url: 'https://example.org/' },
+      body: { url: '?mission=M' },
       base: apiUrlLocal(),
     });
     expect(res.status).toBe(401);

@@ -83,8 +83,11 @@ describe('getprofile', () => {
       steps,
     });
     expect(res.status).toBe(200);
-    expect(res.body.status).toBe('success');
-    const body = res.body.body as [number, number, number | null][];
+    // the established server's answer: the list as text, which the map client `.replace()`s, then parses
+    expect(res.headers.get('content-type')).toMatch(/^text\/plain/);
+    expect(typeof res.text.replace).toBe('function');
+    const body = JSON.parse(res.text.replace(/[\n\r]/g, '')) as [number, number, number | null][];
+    expect(res.body).toEqual(body);
     expect(body).toHaveLength(steps);
     expect(body[0].slice(0, 2)).toEqual([lon1, lat1]);
     expect(body[steps - 1].slice(0, 2)).toEqual([lon2, lat2]);
@@ -118,7 +121,7 @@ describe('getprofile', () => {
       headers: { 'content-type': 'application/x-www-form-urlencoded' },
     });
     expect(res.status).toBe(200);
-    const body = res.body.body as number[][];
+    const body = res.body as number[][];
     expect(body).toHaveLength(4);
     body.forEach((xyz, i) => {
       const [elon, elat] = slerp(11.2, 45.1, 12.9, 45.1, i / 3);
@@ -132,7 +135,7 @@ describe('getprofile', () => {
     const [lon1, lat1, lon2, lat2, steps] = [13.6, 50.535, 13.7, 50.48, 12];
     const res = await post('/api/utils/getprofile', { path: 'T/utm.tif', lat1, lon1, lat2, lon2, steps });
     expect(res.status).toBe(200);
-    const body = res.body.body as [number, number, number | null][];
+    const body = res.body as [number, number, number | null][];
     let inside = 0;
     body.forEach(([, , value], i) => {
       const [x, y] = proj4(UTM33, slerp(lon1, lat1, lon2, lat2, i / (steps - 1)));
@@ -178,7 +181,10 @@ describe('getbands', () => {
       bands: [[1, 2], 3],
     });
     expect(a.status).toBe(200);
-    expect(a.body.body).toEqual([
+    // as text, as the established server answers it (its tools `.replace(/none/gi, 'null')` it first)
+    expect(a.headers.get('content-type')).toMatch(/^text\/plain/);
+    expect(JSON.parse(a.text.replace(/none/gi, 'null'))).toEqual(a.body);
+    expect(a.body).toEqual([
       [1, geo(5, 7, 0)],
       [2, geo(5, 7, 1)],
       [3, geo(5, 7, 2)],
@@ -194,7 +200,7 @@ describe('getbands', () => {
       }).toString(),
       headers: { 'content-type': 'application/x-www-form-urlencoded' },
     });
-    expect(b.body.body).toEqual([
+    expect(b.body).toEqual([
       [1, null],
       [2, null],
       [3, null],
@@ -212,7 +218,7 @@ describe('getbands', () => {
     });
     const c = Math.floor((lon - 10) / 0.5);
     const r = Math.floor((50 - lat) / 0.5);
-    expect(a.body.body).toEqual([[2, geo(c, r, 1)]]);
+    expect(a.body).toEqual([[2, geo(c, r, 1)]]);
     const [x, y] = proj4(UTM33, [13.63, 50.52]);
     const u = await post('/api/utils/getbands', {
       path: 'T/utm.tif',
@@ -221,7 +227,7 @@ describe('getbands', () => {
       xyorll: 'll',
       bands: [1],
     });
-    expect(u.body.body).toEqual([[1, utm(Math.floor((x - 400000) / 100), Math.floor((5600000 - y) / 100))]]);
+    expect(u.body).toEqual([[1, utm(Math.floor((x - 400000) / 100), Math.floor((5600000 - y) / 100))]]);
     const out = await post('/api/utils/getbands', {
       path: 'T/geo3.tif',
       x: 0,
@@ -229,7 +235,7 @@ describe('getbands', () => {
       xyorll: 'll',
       bands: [1],
     });
-    expect(out.body.body).toEqual([[1, null]]);
+    expect(out.body).toEqual([[1, null]]);
   });
 
   it.each([
@@ -327,6 +333,47 @@ describe('queryTilesetTimes', () => {
     const res = await q(params as Record<string, string>);
     expect(res.status).toBe(status);
     expect(res.body.status).toBe('failure');
+  });
+});
+
+describe('proj42wkt', () => {
+  it('answers the WKT of a PROJ string as text, as GDAL writes it', async () => {
+    const utm = await call('GET', `/api/utils/proj42wkt?proj4=${encodeURIComponent(UTM33)}`);
+    expect(utm.status).toBe(200);
+    expect(utm.headers.get('content-type')).toMatch(/^text\/plain/);
+    expect(utm.text).toMatch(/^PROJCS\["unknown",GEOGCS\["unknown",DATUM\["WGS_1984"/);
+    expect(utm.text).toContain('PROJECTION["Transverse_Mercator"]');
+    expect(utm.text).toContain('PARAMETER["central_meridian",15]');
+    expect(utm.text).toContain('PARAMETER["scale_factor",0.9996]');
+    expect(utm.text).toContain('PARAMETER["false_easting",500000]');
+    const ll = await call(
+      'GET',
+      `/api/utils/proj42wkt?proj4=${encodeURIComponent('+proj=longlat +datum=WGS84 +no_defs')}`,
+    );
+    expect(ll.text).toMatch(/^GEOGCS\[/);
+    expect(ll.text).toContain('SPHEROID["WGS 84",6378137,298.257223563');
+  });
+
+  it('refuses what is not a PROJ string with 400 naming proj4; needs a login under AUTH=local', async () => {
+    for (const q of ['', '?proj4=', '?proj4=EPSG%3A4326', `?proj4=${encodeURIComponent('+proj=nonesuch')}`]) {
+      const res = await call('GET', `/api/utils/proj42wkt${q}`);
+      expect(res.status, q).toBe(400);
+      expect(res.body.message).toContain('proj4');
+    }
+    const anon = await call('GET', `/api/utils/proj42wkt?proj4=${encodeURIComponent(UTM33)}`, {
+      base: apiUrlLocal(),
+    });
+    expect(anon.status).toBe(401);
+  });
+});
+
+describe('ll2aerll and chronice', () => {
+  it('answer 501 with the established failure shape: no SPICE kernels here', async () => {
+    for (const name of ['ll2aerll', 'chronice']) {
+      const res = await post(`/api/utils/${name}`, { time: '2024-01-01T00:00:00Z' });
+      expect(res.status).toBe(501);
+      expect(res.body).toEqual({ status: 'failure', error: true, message: expect.stringMatching(/SPICE/) });
+    }
   });
 });
 

@@ -42,7 +42,10 @@ describe('serverless package (CloudFormation template)', () => {
     }
     const zips = readdirSync(out).filter((f) => f.endsWith('.zip'));
     expect(zips.length).toBe(lambdas().length);
-    for (const z of zips) expect(statSync(join(out, z)).size).toBeLessThan(5 * 1024 * 1024);
+    // utilsProj42wkt alone carries GDAL compiled to WebAssembly with PROJ's data (docs/utils.md): well
+    // under Lambda's 50 MB zipped upload limit; every other function stays small.
+    const budget = (z: string) => (z === 'utilsProj42wkt.zip' ? 25 : 5) * 1024 * 1024;
+    for (const z of zips) expect(statSync(join(out, z)).size, z).toBeLessThan(budget(z));
   });
 
   it('routes every /api path through API Gateway REST methods', () => {

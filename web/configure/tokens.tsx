@@ -28,7 +28,7 @@ const when = (t: string | null) => (t ? new Date(t).toLocaleString() : '—');
 /** API Tokens: **Token Name**, **Expire After**, **Generate New Token**; the token shown once; **Revoke**. */
 export function TokensPage() {
   const tokens = useLoad(
-    async () => (await api<{ body: { tokens: Token[] } }>('GET', '/api/longtermtoken/get')).body.tokens,
+    async () => (await api<{ tokens: Token[] }>('GET', '/api/longtermtoken/get')).tokens,
   );
   const [fresh, setFresh] = useState<string | null>(null);
   const { msg, run } = useAction();

@@ -8,6 +8,7 @@ const nameAndUuid = object({ name: string, uuid: string });
 /** A stored change: the new version (or the current one when nothing changed), and what it assigned. */
 export const changeAnswer = successWith(
   {
+    message: string,
     mission: string,
     version: integer,
     newlyAddedUUIDs: arrayOf(nameAndUuid),

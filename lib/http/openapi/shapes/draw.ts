@@ -9,7 +9,8 @@ const flag01 = { enum: ['0', '1'] } as const;
 
 export const fileRow = object({
   id: integer,
-  file_owner: nullable(string),
+  file_owner: string,
+  file_owner_group: nullable(arrayOf(string)),
   file_name: string,
   file_description: string,
   intent: nullable(string),

@@ -78,6 +78,10 @@ export const entry = object(
     end_prop: nullable(string),
     group_id_prop: nullable(string),
     feature_id_prop: nullable(string),
+    start_time_field: nullable(string),
+    end_time_field: nullable(string),
+    group_id_field: nullable(string),
+    feature_id_field: nullable(string),
     field_stats: fieldStatsOf,
     occurrences: {
       type: 'object',

@@ -42,15 +42,43 @@ export const datasetQueries = successWith(
 export const shortenerAnswer = successMessage(object({ url: string }));
 
 const value = nullable(number);
-export const bandsAnswer = successWith({ body: arrayOf({ type: 'array', prefixItems: [integer, value] }) }, [
-  'body',
-]);
 /** 422 of getbands/getprofile: the file is not a readable, georeferenced GeoTIFF (docs/utils.md). */
 export const unreadableRaster = {
   description: 'The file is not a readable GeoTIFF, or its georeferencing or CRS is unknown.',
   schema: failure,
 };
-export const profileAnswer = successWith({ body: arrayOf(arrayOf(value)) }, ['body']);
+/**
+ * A JSON list sent as `text/plain` (the established server's getprofile/getbands answers): documented as
+ * a string whose content is JSON of the given schema.
+ */
+const textOf = (schema: object, description: string) => ({
+  description,
+  contentType: 'text/plain',
+  schema: { type: 'string', contentMediaType: 'application/json', contentSchema: schema },
+});
+export const bandsText = textOf(
+  arrayOf({ type: 'array', prefixItems: [integer, value] }),
+  'The list of [band, value] pairs as text (null at nodata).',
+);
+export const profileText = textOf(
+  arrayOf(arrayOf(value)),
+  'The list of [lon, lat, value] (or [x, y, z] with axes=xyz) as text; null outside the raster or at nodata.',
+);
+/** 501 of `utils/ll2aerll` and `utils/chronice`: the established failure shape (`error: true`). */
+export const spiceFailure = {
+  description: 'Not available here: the conversion needs SPICE kernels this service does not have.',
+  schema: {
+    ...failure,
+    required: [...failure.required, 'error'],
+    properties: { ...failure.properties, error: { const: true } },
+  },
+};
+/** `utils/proj42wkt`: the WKT of the PROJ string, as text. */
+export const wktText = {
+  description: 'The OGC WKT (WKT1, as GDAL writes it) of the PROJ string, as text.',
+  contentType: 'text/plain',
+  schema: { type: 'string', minLength: 1 },
+};
 export const tilesetTimesAnswer = successWith(
   { body: object({ times: arrayOf(object({ t: string, n: string })) }) },
   ['body'],

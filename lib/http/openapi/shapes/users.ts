@@ -33,22 +33,28 @@ export const newToken = successWith(
   { body: object({ id: string, name: nullable(string), token: string, ...tokenTimes }) },
   ['body'],
 );
+/** `GET /longtermtoken/get`: the established server's shape, `{status, tokens}` (docs/auth.md). */
 export const tokensAnswer = successWith(
   {
-    body: object({
-      tokens: arrayOf(
-        object({
-          id: string,
-          name: nullable(string),
-          prefix: string,
-          ...tokenTimes,
-          lastUsedAt: nullable(dateTime),
-        }),
-      ),
-    }),
+    tokens: arrayOf(
+      object({
+        id: string,
+        name: nullable(string),
+        prefix: string,
+        token: string,
+        period: string,
+        ...tokenTimes,
+        lastUsedAt: nullable(dateTime),
+        created_by_user_id: integer,
+        created_by_username: nullable(string),
+      }),
+    ),
   },
-  ['body'],
+  ['tokens'],
 );
+
+/** `POST /users/has`: whether any account exists (the established server's answer). */
+export const hasUsersAnswer = successWith({ has: { type: 'boolean' } }, ['has']);
 
 /** 429 of `POST /login` after too many failures (with `Retry-After`). */
 export const throttled = {
