@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { adminToken, apiUrl, call, login, uniqueName, userWithSession } from '../helpers.ts';
+import { adminCookie, adminToken, apiUrl, call, login, uniqueName, userWithSession } from '../helpers.ts';
 
 /** The account rules of docs/auth.md: throttling, password length, token limits, cross-site refusal. */
 describe('login throttling', () => {
@@ -35,7 +35,7 @@ describe('new passwords', () => {
     expect(s.body.message).toMatch(/password/);
     const u = await userWithSession('user');
     const up = await call('POST', '/api/users/update', {
-      token: adminToken(),
+      cookie: await adminCookie(),
       body: { username: u.username, password: '1234567' },
     });
     expect(up.status).toBe(400);
