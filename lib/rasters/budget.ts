@@ -2,6 +2,7 @@ import { inflateSync } from 'node:zlib';
 import { BaseDecoder, type GeoTIFFImage, getDecoder } from 'geotiff';
 import { HttpError } from '#lib/errors.ts';
 import { envNumber } from '#lib/settings.ts';
+import { inflateLzw, LzwTooLarge } from './lzw.ts';
 
 /**
  * The decoding budget of one raster request (docs/utils.md, "Decoding budget"). A GeoTIFF's header says
@@ -9,8 +10,8 @@ import { envNumber } from '#lib/settings.ts';
  * 16384 × 16384 floats (1 GiB decoded) in a 1 MB file, 10,000 tiles pointing at one small blob, a deflate
  * stream that inflates far past its tile, a tile index past the offset tables. So before any tile is read,
  * the request's tiles are counted and their declared decoded sizes added up against these limits, each
- * tile's entry in the offset tables is checked, and deflate tiles are inflated with a bound on their
- * output. Every refusal is a 422 naming the limit.
+ * tile's entry in the offset tables is checked, and deflate and LZW tiles are decoded with a bound on
+ * their output. Every refusal is a 422 naming the limit.
  */
 export interface DecodeLimits {
   /** Decoded bytes of one tile or strip (`RASTER_MAX_TILE_BYTES`, 64 MiB). */
@@ -153,12 +154,24 @@ class BoundedDeflate extends BaseDecoder {
   }
 }
 
-const DEFLATE = new Set([8, 32946]);
+/** LZW (TIFF compression 5) with the output bounded by the tile's size (lzw.ts). */
+class BoundedLzw extends BaseDecoder {
+  decodeBlock(buffer: ArrayBuffer): ArrayBuffer {
+    return inflateLzw(new Uint8Array(buffer), Math.max(1, expectedBytes(this.parameters)))
+      .buffer as ArrayBuffer;
+  }
+}
+
+const BOUNDED: Record<number, typeof BoundedDeflate | typeof BoundedLzw> = {
+  5: BoundedLzw,
+  8: BoundedDeflate,
+  32946: BoundedDeflate,
+};
 
 /**
  * A geotiff.js decoder "pool" (`readRasters({ pool })`) that keeps to the budget while decoding: deflate
- * tiles inflate to at most their declared size (a longer stream is a crafted or damaged file: 422); other
- * compressions use geotiff.js's decoders and their output is checked after (so a bomb of those kinds
+ * and LZW tiles decode to at most their declared size (a longer stream is a crafted or damaged file: 422);
+ * other compressions use geotiff.js's decoders and their output is checked after (so a bomb of those kinds
  * is stopped at its first tile, not before it). The decoded bytes of the request are added up against
  * `limits.totalBytes`.
  */
@@ -171,12 +184,14 @@ export function budgetedDecoders(key: string, limits: DecodeLimits) {
         async decode(buffer: ArrayBuffer): Promise<ArrayBufferLike> {
           let out: ArrayBufferLike;
           try {
-            out = DEFLATE.has(compression)
-              ? await new BoundedDeflate(parameters).decode(buffer)
+            const Bounded = BOUNDED[compression];
+            out = Bounded
+              ? await new Bounded(parameters).decode(buffer)
               : await (await getDecoder(compression, parameters)).decode(buffer);
           } catch (e) {
             if (e instanceof HttpError) throw e;
-            const tooLong = (e as { code?: string }).code === 'ERR_BUFFER_TOO_LARGE';
+            const tooLong =
+              e instanceof LzwTooLarge || (e as { code?: string }).code === 'ERR_BUFFER_TOO_LARGE';
             throw unprocessable(
               tooLong
                 ? `A tile of '${key}' inflates to more than its ${size(expected)}: the file is damaged or crafted.`
@@ -184,7 +199,7 @@ export function budgetedDecoders(key: string, limits: DecodeLimits) {
             );
           }
           // Other decoders may pad (JPEG, WebP): only an output far past the tile's size is refused.
-          if (out.byteLength > (DEFLATE.has(compression) ? expected : 2 * expected + 65536)) {
+          if (out.byteLength > (BOUNDED[compression] ? expected : 2 * expected + 65536)) {
             throw unprocessable(
               `A tile of '${key}' decodes to ${size(out.byteLength)}, more than its ${size(expected)}: ` +
                 'the file is damaged or crafted.',

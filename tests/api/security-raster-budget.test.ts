@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { deflateSync } from 'node:zlib';
 import { beforeAll, describe, expect, inject, it } from 'vitest';
 import { writeCraftedTiff } from '../fixtures/craftedTiffs.ts';
+import { encodeLzw } from '../fixtures/lzw.ts';
 import { call } from '../helpers.ts';
 
 /**
@@ -41,6 +42,28 @@ beforeAll(() => {
     blob: zeros(64 * MiB),
     origin: [0, 1],
     pixel: [1 / 256, 1 / 256],
+  });
+  // the same with LZW (GDAL's default COG compression): 16 MiB from one 256 KiB tile
+  file('lzwbomb.tif', {
+    width: 256,
+    height: 256,
+    tileWidth: 256,
+    tileHeight: 256,
+    compression: 5,
+    blob: Buffer.from(encodeLzw(new Uint8Array(16 * MiB))),
+    origin: [0, 1],
+    pixel: [1 / 256, 1 / 256],
+  });
+  // a sound LZW tile (16 × 16, value = row × 16 + column): read through the bounded decoder
+  file('lzwgood.tif', {
+    width: 16,
+    height: 16,
+    tileWidth: 16,
+    tileHeight: 16,
+    compression: 5,
+    blob: Buffer.from(encodeLzw(new Uint8Array(Float32Array.from({ length: 256 }, (_, i) => i).buffer))),
+    origin: [0, 1],
+    pixel: [1 / 16, 1 / 16],
   });
   // 10,000 tiles of 64 × 64 in one row, all pointing at one blob; the row spans 85°W–85°E at the equator
   file('manytiles.tif', {
@@ -124,8 +147,12 @@ describe('raster reads keep to a decoding budget', () => {
     expect(p.status, p.text).toBe(422);
   });
 
-  it('refuses a deflate tile that inflates past its declared size', async () => {
+  it('refuses a deflate or LZW tile that inflates past its declared size', async () => {
     await refusedQuickly(() => bands('bomb.tif', 3, 3), /inflates to more than its 262144 bytes/);
+    await refusedQuickly(() => bands('lzwbomb.tif', 3, 3), /inflates to more than its 262144 bytes/);
+    const sound = await bands('lzwgood.tif', 3, 2);
+    expect(sound.status, sound.text).toBe(200);
+    expect(sound.text).toMatch(/\b35\b/);
   });
 
   it('refuses a profile that would decode 10,000 tiles pointing at one blob', async () => {
