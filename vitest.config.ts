@@ -9,23 +9,34 @@ export default defineConfig({
     alias: [{ find: /^#lib\/(.*)$/, replacement: fileURLToPath(new URL('./lib/$1', import.meta.url)) }],
   },
   test: {
-    globalSetup: ['tests/setup/global.ts'],
-    setupFiles: ['tests/setup/env.ts'],
     testTimeout: 60_000,
     hookTimeout: 120_000,
     pool: 'forks',
     maxWorkers: 2,
     projects: [
+      // `npm run test:unit`: no database, no service (its own project without the global setup).
+      { extends: true, test: { name: 'unit', include: ['tests/unit/**/*.test.ts'] } },
       {
         extends: true,
         test: {
           name: 'suite',
+          globalSetup: ['tests/setup/global.ts'],
+          setupFiles: ['tests/setup/env.ts'],
           include: ['tests/**/*.test.ts'],
-          exclude: [...configDefaults.exclude, CONCURRENCY],
+          exclude: [...configDefaults.exclude, CONCURRENCY, 'tests/unit/**'],
           sequence: { groupOrder: 0 },
         },
       },
-      { extends: true, test: { name: 'concurrency', include: [CONCURRENCY], sequence: { groupOrder: 1 } } },
+      {
+        extends: true,
+        test: {
+          name: 'concurrency',
+          include: [CONCURRENCY],
+          globalSetup: ['tests/setup/global.ts'],
+          setupFiles: ['tests/setup/env.ts'],
+          sequence: { groupOrder: 1 },
+        },
+      },
     ],
   },
 });

@@ -34,10 +34,28 @@ export interface StandInOptions {
   maxRowBytes?: number;
 }
 
+/**
+ * A failure for tests to provoke (docs/deploying.md): the next matching call is refused before it runs, or
+ * runs and then its answer is lost, as a network or the service may lose it.
+ */
+export interface Fault {
+  operation: 'Execute' | 'BeginTransaction' | 'CommitTransaction' | 'RollbackTransaction';
+  /** Only statements whose SQL text matches. */
+  sql?: RegExp;
+  /** `after` (default): the call runs, then its answer is lost; `before`: it is refused and does not run. */
+  when?: 'before' | 'after';
+  /** `reset`: the connection is reset; `throttle`: 429 ThrottlingException; 500: the service's error; 502–504: a gateway's page. */
+  answer: 'reset' | 'throttle' | 500 | 502 | 503 | 504;
+  /** How many matching calls fail (default 1). */
+  times?: number;
+}
+
 export interface StandIn {
   endpoint: string;
   /** Calls answered per operation, and refusals for size. */
   stats: Record<string, number>;
+  /** Test-only: makes the next matching call fail as `fault` says. */
+  failNext(fault: Fault): void;
   stop(): Promise<void>;
 }
 
@@ -72,6 +90,16 @@ export async function startDataApiStandIn(options: StandInOptions): Promise<Stan
   };
   const txs = new Map<string, { conn: postgres.ReservedSql; timer: NodeJS.Timeout }>();
   const stats: Record<string, number> = { refusedForSize: 0 };
+  const faults: (Fault & { times: number })[] = [];
+  const faultFor = (path: string, body: Record<string, unknown>) => {
+    const i = faults.findIndex(
+      (f) => `/${f.operation}` === path && (!f.sql || f.sql.test(String(body.sql ?? ''))),
+    );
+    if (i < 0) return undefined;
+    const f = faults[i];
+    if (--f.times <= 0) faults.splice(i, 1);
+    return f;
+  };
 
   const field = (type: string, v: unknown): Field => {
     if (v === null || v === undefined) return { isNull: true };
@@ -209,8 +237,21 @@ export async function startDataApiStandIn(options: StandInOptions): Promise<Stan
     if (!op || req.method !== 'POST')
       return reply(404, { message: `Unknown operation ${path}` }, 'NotFoundException');
     stats[path] = (stats[path] ?? 0) + 1;
+    const fail = (f: Fault) => {
+      if (f.answer === 'reset') return void res.socket?.resetAndDestroy();
+      if (f.answer === 'throttle') return reply(429, { message: 'Rate exceeded' }, 'ThrottlingException');
+      if (f.answer === 500) return reply(500, { message: 'Internal error' }, 'InternalServerErrorException');
+      res.writeHead(f.answer, { 'content-type': 'text/html' });
+      res.end(`<html><body>${f.answer} from the gateway</body></html>`);
+    };
     try {
       const body = chunks.length ? JSON.parse(Buffer.concat(chunks).toString('utf8')) : {};
+      const fault = faultFor(path, body);
+      if (fault?.when === 'before') return fail(fault);
+      if (fault) {
+        await op(body).catch(() => {});
+        return fail(fault);
+      }
       reply(200, await op(body));
     } catch (e) {
       if (e instanceof ApiError) return reply(e.status, { message: e.message }, e.kind);
@@ -224,6 +265,9 @@ export async function startDataApiStandIn(options: StandInOptions): Promise<Stan
   return {
     endpoint: `http://127.0.0.1:${port}`,
     stats,
+    failNext(fault) {
+      faults.push({ ...fault, times: fault.times ?? 1 });
+    },
     async stop() {
       for (const id of [...txs.keys()]) await end(id, 'rollback').catch(() => {});
       const closed = new Promise((ok) => server.close(ok));

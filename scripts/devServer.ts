@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type EmbeddedDatabase, freePort, startEmbedded } from '../lib/db/embedded.ts';
-import { createDb } from '../lib/db/index.ts';
+import { createDb, parseDatabaseUrl } from '../lib/db/index.ts';
 import { migrate } from '../lib/db/migrate.ts';
 import { type ConnectionPooler, type PoolerStats, startConnectionPooler } from './connectionPooler.ts';
 import { dataApiEnv } from './dataApiStandIn.ts';
@@ -161,8 +161,12 @@ export async function startService(options: ServiceOptions = {}): Promise<Runnin
   const s3Dir = options.s3Dir ?? mkdtempSync(join(tmpdir(), 'mmgis-s3-'));
   // DB_DRIVER=data-api without DB_CLUSTER_ARN: the functions reach the database through the Data API stand-in.
   const dataApi = await dataApiEnv({ ...process.env, ...options.env }, databaseUrl);
+  // The embedded database is reached directly, whoever started it: a pooler in front of its one session
+  // only adds a second connect timeout that a busy machine runs into (docs/connections.md).
   const pooler =
-    embedded || dataApi ? null : await poolerFor({ ...process.env, ...options.env }, databaseUrl);
+    embedded || dataApi || parseDatabaseUrl(databaseUrl).embedded
+      ? null
+      : await poolerFor({ ...process.env, ...options.env }, databaseUrl);
   const env = {
     ...process.env,
     ...options.env,
@@ -204,6 +208,16 @@ export async function startService(options: ServiceOptions = {}): Promise<Runnin
     });
     child.stdout?.on('data', (d: Buffer) => collect(d, process.stdout));
     child.stderr?.on('data', (d: Buffer) => collect(d, process.stderr));
+    const launched = child;
+    launched.once('close', (code, signal) => {
+      // Before it first served, startService itself reports the failure (a taken port, a crash).
+      if (stopped.has(launched) || !serving) return;
+      // An exit nobody asked for: say so, with what it printed last, and start it again on the same ports.
+      process.stderr.write(
+        `serverless-offline exited unexpectedly (code ${code}, signal ${signal}); its last lines:\n${lines.slice(-80).join('\n')}\n`,
+      );
+      supervise();
+    });
     await waitForHttp(`http://127.0.0.1:${ports.port}/api/configure/missions`, child, 120_000, takenPort);
   };
   /**
@@ -225,7 +239,25 @@ export async function startService(options: ServiceOptions = {}): Promise<Runnin
       }
     }
   };
+  /** Restarts of serverless-offline after an unexpected exit, at most 5 a minute. */
+  const restarts: number[] = [];
+  const supervise = () => {
+    const now = Date.now();
+    while (restarts.length && now - restarts[0] > 60_000) restarts.shift();
+    if (restarts.length >= 5) {
+      process.stderr.write('serverless-offline exited 5 times within a minute: not restarting it again\n');
+      return;
+    }
+    restarts.push(now);
+    launch().then(
+      () => process.stderr.write('serverless-offline restarted\n'),
+      (e) => process.stderr.write(`serverless-offline did not restart: ${(e as Error).message}\n`),
+    );
+  };
+  /** Children this function stopped (their exit is expected). */
+  const stopped = new WeakSet<ChildProcess>();
   const kill = async () => {
+    stopped.add(child);
     if (child.exitCode === null && child.signalCode === null && child.pid) {
       const exited = new Promise((r) => child.once('exit', r));
       try {
@@ -248,8 +280,11 @@ export async function startService(options: ServiceOptions = {}): Promise<Runnin
     await embedded?.stop();
     if (!options.s3Dir) rmSync(s3Dir, { recursive: true, force: true });
   };
+  /** Set once serverless-offline first answered: from then on an exit nobody asked for is restarted. */
+  let serving = false;
   try {
     await launchOnFreePorts();
+    serving = true;
   } catch (e) {
     await stop();
     throw new Error(`${(e as Error).message}\n${lines.slice(-100).join('\n')}`);

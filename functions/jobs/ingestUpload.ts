@@ -1,4 +1,5 @@
 import { getDb } from '#lib/db/index.ts';
+import { asyncHandler } from '#lib/jobs/asyncHandler.ts';
 import { ingestUpload } from '#lib/uploads/ingest.ts';
 import { expireUploads } from '#lib/uploads/upload.ts';
 
@@ -14,7 +15,7 @@ const decodeKey = (k: string) => decodeURIComponent(k.replace(/\+/g, ' '));
  * The upload bucket's `s3:ObjectCreated` event (prefix `incoming/`): ingests each uploaded file into its
  * upload job's geodataset. Its schedule fails the upload jobs whose file never came.
  */
-export const handler = async (event: { Records?: S3Record[] }) => {
+export const handler = asyncHandler('jobIngestUpload', async (event: { Records?: S3Record[] }) => {
   const db = getDb();
   if (!Array.isArray(event?.Records)) return { expired: await expireUploads(db.sql) };
   const states: string[] = [];
@@ -25,4 +26,4 @@ export const handler = async (event: { Records?: S3Record[] }) => {
     states.push(await ingestUpload(db, bucket, decodeKey(key)));
   }
   return { states };
-};
+});

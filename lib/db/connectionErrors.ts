@@ -1,12 +1,15 @@
+import { StatementLog } from './statementLog.ts';
+
 /**
- * Failures to get or keep a database connection (docs/connections.md): classified, retried once with
- * jitter, then answered 503 with `Retry-After` by the endpoint (never a 500, never a hang).
+ * Failures to get or keep a database connection (docs/connections.md): a handler none of whose statements
+ * reached the database is run once more after a jittered wait; otherwise, or when the retry fails too,
+ * the endpoint answers 503 with `Retry-After` (never a 500, never a hang).
  */
 
 /**
- * `refused`: no statement reached the server (too many clients, starting up, nothing listening, connect
- * timeout), so any request may be retried. `lost`: an open connection broke (reset, server terminated it);
- * a statement may have run, so only idempotent requests are retried.
+ * `refused`: the connection was never made (too many clients, starting up, nothing listening, connect
+ * timeout), so the failing statement did not run. `lost`: an open connection broke (reset, timed out,
+ * terminated by the server); the statement may have run.
  */
 export type ConnectionFailure = 'refused' | 'lost';
 
@@ -17,7 +20,6 @@ const refused = new Set([
   '08004', // sqlserver_rejected_establishment_of_sqlconnection
   'CONNECT_TIMEOUT', // postgres.js: connect_timeout elapsed
   'ECONNREFUSED',
-  'ETIMEDOUT',
   'EHOSTUNREACH',
   'ENETUNREACH',
   'EAI_AGAIN',
@@ -25,6 +27,7 @@ const refused = new Set([
 
 const lost = new Set([
   'ECONNRESET',
+  'ETIMEDOUT', // also an established socket that stopped answering, after statements were sent
   'EPIPE',
   '08006', // connection_failure
   '08003', // connection_does_not_exist
@@ -62,17 +65,19 @@ export function retryDelayMs(random = Math.random): number {
 }
 
 /**
- * Runs `fn`; if it fails for want of a connection, waits a jittered moment and runs it once more. A `lost`
- * connection is retried only when `idempotent` (a write may have reached the server).
+ * Runs `fn` (a request's handler); if it fails for want of a connection and none of its statements was
+ * sent (lib/db/statementLog.ts: either driver reports there), waits a jittered moment and runs it once
+ * more. A handler that sent a statement is never run again, since a write may have reached the database,
+ * unless the caller says `fn` only reads (the caller's lookup in the authentication middleware).
  */
-export async function withConnectionRetry<T>(fn: () => Promise<T>, idempotent: boolean): Promise<T> {
+export async function withConnectionRetry<T>(fn: () => Promise<T>, readOnly = false): Promise<T> {
+  const first = new StatementLog();
   try {
-    return await fn();
+    return await first.run(fn);
   } catch (e) {
-    const kind = connectionFailure(e);
-    if (kind === null || (kind === 'lost' && !idempotent)) throw e;
+    if (connectionFailure(e) === null || (first.anySent() && !readOnly)) throw e;
     await sleep(retryDelayMs());
-    return fn();
+    return new StatementLog().run(fn);
   }
 }
 

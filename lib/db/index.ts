@@ -3,6 +3,7 @@ import { envNumber, envText } from '#lib/settings.ts';
 import { createDataApiDb, dataApiConfigFromEnv } from './dataApi/index.ts';
 import { insertRows } from './insertRows.ts';
 import { secretConnection } from './secretConnection.ts';
+import { followQueries } from './statementLog.ts';
 
 export type Sql = postgres.Sql<Record<string, unknown>>;
 export type TxSql = postgres.TransactionSql<Record<string, unknown>>;
@@ -80,21 +81,29 @@ export function createDb(options: DbOptions = {}): Db {
   if (!given) throw new Error('DATABASE_URL is not set');
   const { url, embedded } = parseDatabaseUrl(given);
   const statementTimeout = options.statementTimeoutMs ?? envNumber('STATEMENT_TIMEOUT_MS', 30000);
-  const sql = postgres(url, {
-    // Sized for Lambda: see docs/connections.md for the budget (functions × instances × pool).
-    max: options.max ?? envNumber('DB_POOL_MAX', 2),
-    prepare: embedded ? false : (options.prepare ?? envText('DB_PREPARE') !== 'false'),
-    idle_timeout: options.idleTimeoutS ?? envNumber('DB_IDLE_TIMEOUT_S', 10),
-    max_lifetime: options.maxLifetimeS ?? envNumber('DB_MAX_LIFETIME_S', 300),
-    connect_timeout: options.connectTimeoutS ?? envNumber('DB_CONNECT_TIMEOUT_S', embedded ? 30 : 5),
-    onnotice: () => {},
-    connection: { statement_timeout: statementTimeout, application_name: 'mmgis-serverless' },
-    types: {
-      // bigint ids and counts come back as numbers; our counts stay far below 2^53.
-      bigint: { to: 20, from: [20], serialize: (x: number) => x.toString(), parse: (x: string) => Number(x) },
-    },
-    ...secret?.options,
-  }) as unknown as Sql;
+  // Each query is followed by its request's statement log: a handler that sent none may run again.
+  const sql = followQueries(
+    postgres(url, {
+      // Sized for Lambda: see docs/connections.md for the budget (functions × instances × pool).
+      max: options.max ?? envNumber('DB_POOL_MAX', 2),
+      prepare: embedded ? false : (options.prepare ?? envText('DB_PREPARE') !== 'false'),
+      idle_timeout: options.idleTimeoutS ?? envNumber('DB_IDLE_TIMEOUT_S', 10),
+      max_lifetime: options.maxLifetimeS ?? envNumber('DB_MAX_LIFETIME_S', 300),
+      connect_timeout: options.connectTimeoutS ?? envNumber('DB_CONNECT_TIMEOUT_S', embedded ? 30 : 5),
+      onnotice: () => {},
+      connection: { statement_timeout: statementTimeout, application_name: 'mmgis-serverless' },
+      types: {
+        // bigint ids and counts come back as numbers; our counts stay far below 2^53.
+        bigint: {
+          to: 20,
+          from: [20],
+          serialize: (x: number) => x.toString(),
+          parse: (x: string) => Number(x),
+        },
+      },
+      ...secret?.options,
+    }) as unknown as Sql,
+  );
 
   let caps: Promise<Capabilities> | undefined;
 

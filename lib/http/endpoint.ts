@@ -98,9 +98,9 @@ export function endpoint<
   options: EndpointOptions<Q, B, P>,
   fn: (input: Input<Infer<Q>, Infer<B>, Infer<P>>) => Promise<unknown>,
 ): EndpointHandler {
-  // A refused connection is retried once; a lost one only for GET/HEAD/OPTIONS (lib/db/connectionErrors.ts).
+  // Run once more after a connection failure only if no statement reached the database (lib/db/connectionErrors.ts).
   const run = (event: APIGatewayProxyEvent, context: EndpointContext) =>
-    withConnectionRetry(call(event, context), ['GET', 'HEAD', 'OPTIONS'].includes(event.httpMethod));
+    withConnectionRetry(call(event, context));
   const call = (event: APIGatewayProxyEvent, context: EndpointContext) => () =>
     fn({
       ...(context.parts as Pick<Input<Infer<Q>, Infer<B>, Infer<P>>, 'query' | 'path' | 'body' | 'rawBody'>),

@@ -1,4 +1,4 @@
-import { spawnSync } from 'node:child_process';
+import { execFile } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -9,14 +9,23 @@ import { adminToken, apiUrl, call, uniqueName } from '../helpers.ts';
 const dir = mkdtempSync(join(tmpdir(), 'uploads-test-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-/** Runs the CLI (bin/upload.mjs) against the test service (a separate process: blocking here is fine). */
+/**
+ * Runs the CLI (bin/upload.mjs) against the test service. Not with spawnSync: blocking this process for
+ * seconds let the server close an idle keep-alive connection unnoticed, and the next request on it
+ * failed with "other side closed".
+ */
 function cli(args: string[], env: Record<string, string> = {}) {
-  const r = spawnSync(process.execPath, ['bin/upload.mjs', ...args], {
-    env: { ...process.env, ...env },
-    encoding: 'utf8',
-    timeout: 120_000,
+  return new Promise<{ code: number | null; stdout: string; stderr: string }>((ok) => {
+    execFile(
+      process.execPath,
+      ['bin/upload.mjs', ...args],
+      { env: { ...process.env, ...env }, encoding: 'utf8', timeout: 120_000 },
+      (error, stdout, stderr) => {
+        const code = error ? (typeof error.code === 'number' ? error.code : null) : 0;
+        ok({ code, stdout, stderr });
+      },
+    );
   });
-  return { code: r.status, stdout: r.stdout, stderr: r.stderr };
 }
 
 describe('oversized GeoJSON answers', () => {
@@ -61,7 +70,7 @@ describe('the upload CLI (npm run upload)', () => {
     const name = uniqueName('upl_cli');
     const file = join(dir, 'cli.geojson');
     writeFileSync(file, fcText(points(3000)));
-    const r = cli([
+    const r = await cli([
       file,
       '--name',
       name,
@@ -90,7 +99,7 @@ describe('the upload CLI (npm run upload)', () => {
     // append with the token from the environment
     const more = join(dir, 'more.geojson');
     writeFileSync(more, fcText(points(10, 9000)));
-    const a = cli([more, '--name', name, '--action', 'append', '--url', apiUrl(), '--quiet'], {
+    const a = await cli([more, '--name', name, '--action', 'append', '--url', apiUrl(), '--quiet'], {
       MMGIS_TOKEN: adminToken(),
     });
     expect(a.code).toBe(0);
@@ -101,17 +110,25 @@ describe('the upload CLI (npm run upload)', () => {
   it('exits 1 with the failed job for a malformed file and 2 on bad usage', async () => {
     const file = join(dir, 'bad.geojson');
     writeFileSync(file, '{"type":"FeatureCollection","features":[{"type":"Feature",');
-    const r = cli([file, '--name', uniqueName('upl_cli_bad'), '--url', apiUrl(), '--token', adminToken()]);
+    const r = await cli([
+      file,
+      '--name',
+      uniqueName('upl_cli_bad'),
+      '--url',
+      apiUrl(),
+      '--token',
+      adminToken(),
+    ]);
     expect(r.code).toBe(1);
     expect(JSON.parse(r.stdout)).toMatchObject({
       state: 'failed',
       error: expect.stringMatching(/feature 0/),
     });
-    expect(cli([file, '--url', apiUrl()]).code).toBe(2);
-    const noToken = cli([file, '--name', 'x', '--url', apiUrl()], { MMGIS_TOKEN: '' });
+    expect((await cli([file, '--url', apiUrl()])).code).toBe(2);
+    const noToken = await cli([file, '--name', 'x', '--url', apiUrl()], { MMGIS_TOKEN: '' });
     expect(noToken.code).toBe(2);
     expect(noToken.stderr).toMatch(/token/);
-    const refused = cli([file, '--name', 'bad name!', '--url', apiUrl(), '--token', adminToken()]);
+    const refused = await cli([file, '--name', 'bad name!', '--url', apiUrl(), '--token', adminToken()]);
     expect(refused.code).toBe(1);
     expect(refused.stderr).toMatch(/refused \(400\).*'name'/);
   });

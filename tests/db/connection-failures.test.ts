@@ -2,6 +2,7 @@ import { connect, createServer, type Server, type Socket } from 'node:net';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { freePort } from '#lib/db/embedded.ts';
 import { closeDb, createDb, parseDatabaseUrl } from '#lib/db/index.ts';
+import { endpoint } from '#lib/http/endpoint.ts';
 import { handler } from '../../functions/configure/missions.ts';
 import { isEmbedded, uniqueName } from '../helpers.ts';
 
@@ -120,5 +121,62 @@ describe.skipIf(process.env.DB_DRIVER === 'data-api')('connection failures', () 
       await admin.sql.unsafe(`drop role if exists ${role}`);
       await admin.end();
     }
+  });
+});
+
+// postgres.js: which queries of a request were written to a connection (lib/db/statementLog.ts). PGlite's
+// one backend is not terminated here: that would end the embedded database for every test file.
+describe.skipIf(isEmbedded())('a request is run again only when none of its statements was sent', () => {
+  const driver = process.env.DB_DRIVER;
+  afterAll(() => {
+    if (driver === undefined) delete process.env.DB_DRIVER;
+    else process.env.DB_DRIVER = driver;
+  });
+
+  it('a handler whose connection is lost after a write is not run again, even a GET: 503, one row', async () => {
+    process.env.DB_DRIVER = 'postgres';
+    const admin = createDb({ url: testUrl, max: 1 });
+    const table = uniqueName('once');
+    await admin.sql.unsafe(`create table ${table} (v int)`);
+    let runs = 0;
+    const write = endpoint({ auth: 'public' }, async ({ db }) => {
+      runs++;
+      await db.sql.unsafe(`insert into ${table} values (1)`);
+      // The server ends this connection under the handler (57P01), as a failover or RDS Proxy may.
+      await db.sql`select pg_terminate_backend(pg_backend_pid())`;
+      return { ok: true };
+    });
+    try {
+      await closeDb();
+      const res = await (write as unknown as (e: unknown, c: unknown) => Promise<Result>)(event, {
+        awsRequestId: 't',
+      });
+      expect(res.statusCode, res.body).toBe(503);
+      expect(runs).toBe(1);
+      expect(await admin.sql.unsafe(`select * from ${table}`)).toHaveLength(1);
+    } finally {
+      await closeDb();
+      await admin.sql.unsafe(`drop table if exists ${table}`);
+      await admin.end();
+    }
+  });
+
+  it('a query made but never sent (a fragment) does not count; a refused connection runs the handler again', async () => {
+    process.env.DB_DRIVER = 'postgres';
+    let runs = 0;
+    const read = endpoint({ auth: 'public' }, async ({ db }) => {
+      runs++;
+      const fragment = db.sql`where true`;
+      const [row] = await db.sql`select 1 as one ${fragment}`;
+      return row;
+    });
+    const url = withPort(testUrl, await freePort());
+    await closeDb();
+    process.env.DATABASE_URL = url;
+    const res = await (read as unknown as (e: unknown, c: unknown) => Promise<Result>)(event, {
+      awsRequestId: 't',
+    });
+    expect(res.statusCode).toBe(503);
+    expect(runs).toBe(2);
   });
 });

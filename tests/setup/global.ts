@@ -41,6 +41,22 @@ declare module 'vitest' {
  * (dropped afterwards); without it, a throwaway embedded PGlite + PostGIS. Two services start on it.
  */
 export default async function setup(project: TestProject) {
+  // The suite and the concurrency project share one set of services (global setup runs per project, in
+  // one process): the first starts them, the last teardown stops them.
+  const shared = globalThis as { mmgisTestServices?: { users: number; ready: ReturnType<typeof start> } };
+  shared.mmgisTestServices ??= { users: 0, ready: start() };
+  const services = shared.mmgisTestServices;
+  services.users++;
+  const { provided, stop } = await services.ready;
+  for (const [key, value] of Object.entries(provided)) project.provide(key as any, value as never);
+  return async () => {
+    if (--services.users > 0) return;
+    shared.mmgisTestServices = undefined;
+    await stop();
+  };
+}
+
+async function start() {
   const fresh = await createFreshDatabase(process.env.DATABASE_URL);
   const missionDataDir = mkdtempSync(join(tmpdir(), 'mmgis-missions-'));
   // Third database mode (DB_DRIVER=data-api): services and test code reach the database through stand-ins.
@@ -91,24 +107,27 @@ export default async function setup(project: TestProject) {
     await post('/api/longtermtoken/generate', { name: 'tests' }, { cookie })
   ).json()) as any;
 
-  project.provide('databaseUrl', fresh.url);
-  project.provide('embedded', fresh.embedded);
-  project.provide('apiUrl', open.url);
-  project.provide('apiUrlLocal', local.url);
-  project.provide('lambdaPort', open.lambdaPort);
-  project.provide('websocketPort', open.websocketPort);
-  project.provide('websocketPortLocal', local.websocketPort);
-  project.provide('admin', { ...admin, token: gen?.body?.token ?? '' });
-  project.provide('firstSignupStatuses', firstSignupStatuses);
-  project.provide('preAdmin', preAdmin);
-  project.provide('s3Endpoint', open.s3Endpoint);
-  project.provide('dataApiEnv', dataApi?.env ?? {});
-  project.provide('missionDataDir', missionDataDir);
+  const provided = {
+    databaseUrl: fresh.url,
+    embedded: fresh.embedded,
+    apiUrl: open.url,
+    apiUrlLocal: local.url,
+    lambdaPort: open.lambdaPort,
+    websocketPort: open.websocketPort,
+    websocketPortLocal: local.websocketPort,
+    admin: { ...admin, token: gen?.body?.token ?? '' },
+    firstSignupStatuses,
+    preAdmin,
+    s3Endpoint: open.s3Endpoint,
+    dataApiEnv: dataApi?.env ?? {},
+    missionDataDir,
+  };
 
-  return async () => {
+  const stop = async () => {
     await Promise.all([open.stop(), local.stop()]);
     await dataApi?.stop();
     await fresh.drop();
     rmSync(missionDataDir, { recursive: true, force: true });
   };
+  return { provided, stop };
 }

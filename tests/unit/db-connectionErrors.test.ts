@@ -5,6 +5,8 @@ import {
   unavailableAnswer,
   withConnectionRetry,
 } from '#lib/db/connectionErrors.ts';
+import { isRead, retryWait } from '#lib/db/dataApi/retries.ts';
+import { statementSending } from '#lib/db/statementLog.ts';
 
 const err = (code: string, extra: object = {}) => Object.assign(new Error(code), { code }, extra);
 
@@ -15,6 +17,7 @@ describe('connectionFailure', () => {
     ['CONNECT_TIMEOUT', 'refused'],
     ['ECONNREFUSED', 'refused'],
     ['ECONNRESET', 'lost'],
+    ['ETIMEDOUT', 'lost'],
     ['CONNECTION_CLOSED', 'lost'],
     ['57P01', 'lost'],
   ])('%s is %s', (code, kind) => {
@@ -37,13 +40,15 @@ describe('connectionFailure', () => {
 });
 
 describe('withConnectionRetry', () => {
-  it('retries a refused connection once, for any request', async () => {
-    let calls = 0;
-    const v = await withConnectionRetry(async () => {
-      if (++calls === 1) throw err('53300');
-      return 'ok';
-    }, false);
-    expect([v, calls]).toEqual(['ok', 2]);
+  it('runs a handler again once when none of its statements was sent, whatever the failure', async () => {
+    for (const code of ['53300', 'ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'CONNECTION_CLOSED']) {
+      let calls = 0;
+      const v = await withConnectionRetry(async () => {
+        if (++calls === 1) throw err(code);
+        return 'ok';
+      });
+      expect([code, v, calls]).toEqual([code, 'ok', 2]);
+    }
   });
 
   it('gives up after the one retry', async () => {
@@ -52,26 +57,54 @@ describe('withConnectionRetry', () => {
       withConnectionRetry(async () => {
         calls++;
         throw err('ECONNREFUSED');
-      }, true),
+      }),
     ).rejects.toMatchObject({ code: 'ECONNREFUSED' });
     expect(calls).toBe(2);
   });
 
-  it('retries a lost connection only for idempotent requests, and never other errors', async () => {
-    for (const [code, idempotent, want] of [
-      ['ECONNRESET', false, 1],
-      ['ECONNRESET', true, 2],
-      ['23505', true, 1],
-    ] as const) {
+  it('never runs a handler again once one of its statements was sent (an ETIMEDOUT after a write)', async () => {
+    for (const code of ['ETIMEDOUT', 'ECONNRESET', '57P01', '53300']) {
       let calls = 0;
       await expect(
         withConnectionRetry(async () => {
           calls++;
+          statementSending();
           throw err(code);
-        }, idempotent),
-      ).rejects.toThrow();
-      expect(calls).toBe(want);
+        }),
+      ).rejects.toMatchObject({ code });
+      expect([code, calls]).toEqual([code, 1]);
     }
+  });
+
+  it('counts a call proved not to have run as not sent; a read-only function may run again anyway', async () => {
+    let calls = 0;
+    const v = await withConnectionRetry(async () => {
+      const sent = statementSending();
+      if (++calls === 1) {
+        sent.notRun();
+        throw err('ECONNREFUSED');
+      }
+      return 'ok';
+    });
+    expect([v, calls]).toEqual(['ok', 2]);
+    calls = 0;
+    const read = await withConnectionRetry(async () => {
+      statementSending();
+      if (++calls === 1) throw err('ECONNRESET');
+      return 'read';
+    }, true);
+    expect([read, calls]).toEqual(['read', 2]);
+  });
+
+  it('never retries other errors', async () => {
+    let calls = 0;
+    await expect(
+      withConnectionRetry(async () => {
+        calls++;
+        throw err('23505');
+      }),
+    ).rejects.toThrow();
+    expect(calls).toBe(1);
   });
 
   it('waits 100–500 ms with jitter', () => {
@@ -90,5 +123,59 @@ describe('unavailableAnswer', () => {
     expect(unavailableAnswer(err('57P03'))?.message).toMatch(/starting up/);
     expect(unavailableAnswer(err('ECONNRESET'))?.message).toMatch(/lost/);
     expect(unavailableAnswer(err('23505'))).toBeNull();
+  });
+});
+
+describe('Data API retries', () => {
+  // Errors as @aws-sdk/client-rds-data gives them (seen against a local server).
+  const sdk = (name: string, extra: object = {}) => Object.assign(new Error(name), { name }, extra);
+  const throttled = sdk('ThrottlingException', { $metadata: { httpStatusCode: 429 } });
+  const refused = sdk('Error', { code: 'ECONNREFUSED' });
+  const reset = sdk('TimeoutError', { code: 'ECONNRESET' });
+  const gateway = sdk('SyntaxError', { $metadata: { httpStatusCode: 502 } });
+  const failed = sdk('InternalServerErrorException', { $metadata: { httpStatusCode: 500 } });
+  const database = sdk('DatabaseErrorException', { $metadata: { httpStatusCode: 400 } });
+  const half = () => 0.5;
+
+  it('repeats any call that cannot have run: throttled, or the connection refused', () => {
+    for (const e of [throttled, refused]) {
+      expect(retryWait(e, 1, false, half)).toBe(100);
+      expect(retryWait(e, 2, false, half)).toBe(200);
+      expect(retryWait(e, 3, false, half)).toBeNull();
+    }
+  });
+
+  it('repeats a call whose answer was lost only when running it twice is harmless', () => {
+    for (const e of [reset, gateway, failed]) {
+      expect(retryWait(e, 1, false, half)).toBeNull();
+      expect(retryWait(e, 1, true, half)).toBe(100);
+    }
+    expect(retryWait(database, 1, true, half)).toBeNull();
+  });
+
+  it('waits for Aurora resuming from zero capacity, five attempts', () => {
+    const resuming = sdk('DatabaseResumingException', { $metadata: { httpStatusCode: 400 } });
+    expect(retryWait(resuming, 1, false)).toBe(1000);
+    expect(retryWait(resuming, 4, false)).toBe(4000);
+    expect(retryWait(resuming, 5, false)).toBeNull();
+  });
+
+  it('calls a statement read-only only when nothing in its text may write, lock or step a sequence', () => {
+    for (const t of [
+      'select 1',
+      ' (select a from t) union (select b from u)',
+      'with x as (select 1) select * from x',
+    ])
+      expect(isRead(t)).toBe(true);
+    for (const t of [
+      'insert into t values (1)',
+      'with x as (delete from t returning *) select * from x',
+      "select nextval('s')",
+      'select pg_advisory_xact_lock(1)',
+      'select * into t2 from t',
+      'update t set a = 1',
+      'create table t (a int)',
+    ])
+      expect(isRead(t)).toBe(false);
   });
 });

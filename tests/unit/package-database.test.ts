@@ -2,12 +2,13 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { packageService } from '../fixtures/packageService.ts';
+import { DEFAULT_PACKAGE_ENV, packageService } from '../fixtures/packageService.ts';
 
 /**
  * The two deployments of docs/deploying.md, packaged with `--param` as the README says: the Data API mode
  * and the RDS Proxy / direct mode. Each template must hold its IAM statements, environment and network,
  * the stage throttle, the job concurrency and the migration custom resource, and no secret value.
+ * The local preset (no `--param`) is the package tests/unit/package.test.ts reads: one build per preset.
  */
 
 const CLUSTER = 'arn:aws:rds:us-east-1:123456789012:cluster:mmgis';
@@ -29,6 +30,7 @@ const modes = {
 
 const dir = mkdtempSync(join(tmpdir(), 'sls-db-modes-'));
 const templates: Record<string, any> = {};
+let local: any;
 
 beforeAll(async () => {
   for (const [mode, params] of Object.entries(modes)) {
@@ -42,6 +44,7 @@ beforeAll(async () => {
     expect(text).not.toContain(SECRET_VALUE);
     templates[mode] = JSON.parse(text);
   }
+  local = JSON.parse(await packageService(join(dir, 'local'), [], DEFAULT_PACKAGE_ENV));
 }, 600_000);
 
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -51,6 +54,15 @@ const lambdas = (t: any) =>
 const policy = (t: any) => t.Resources.DatabaseAccessPolicy.Properties.PolicyDocument.Statement;
 
 describe('deployment templates', () => {
+  it('each preset sets DB_PREPARE: false behind RDS Proxy (pinning), true by default locally', () => {
+    const prepare = (t: any) =>
+      new Set(lambdas(t).map((fn) => fn.Properties.Environment.Variables.DB_PREPARE));
+    expect(prepare(templates.proxy)).toEqual(new Set(['false']));
+    expect(prepare(templates['data-api'])).toEqual(new Set(['false']));
+    expect(prepare(local)).toEqual(new Set(['true']));
+    expect(lambdas(local).length).toBe(lambdas(templates.proxy).length);
+  });
+
   it('data-api: rds-data on the cluster, GetSecretValue on the secret, the driver env, no VPC', () => {
     const t = templates['data-api'];
     const statements = policy(t);

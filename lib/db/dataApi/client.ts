@@ -2,12 +2,15 @@ import {
   BeginTransactionCommand,
   CommitTransactionCommand,
   ExecuteStatementCommand,
+  type ExecuteStatementCommandOutput,
   RDSDataClient,
   RollbackTransactionCommand,
 } from '@aws-sdk/client-rds-data';
 import { envText } from '#lib/settings.ts';
+import { statementSending } from '../statementLog.ts';
 import { type Compiled, toParameters } from './compile.ts';
 import { type Column, columnsOf, rowsOf } from './records.ts';
+import { didNotRun, isRead, withRetries } from './retries.ts';
 
 /** Where the Data API calls go: the cluster, the secret holding its credentials, the database. */
 export interface DataApiConfig {
@@ -33,8 +36,9 @@ export class DataApiError extends Error {
   code?: string;
   /** The Data API exception name (`DatabaseErrorException`, `BadRequestException`, ...). */
   kind: string;
-  constructor(kind: string, message: string, code?: string) {
-    super(message);
+  constructor(kind: string, message: string, code?: string, cause?: unknown) {
+    // The SDK's error as `cause`: a network code there (ECONNREFUSED, ECONNRESET) is a connection failure.
+    super(message, cause === undefined ? undefined : { cause });
     this.name = 'DataApiError';
     this.kind = kind;
     this.code = code;
@@ -58,7 +62,7 @@ function toError(e: unknown): Error {
   // A statement timeout answers like postgres.js's cancelled statement (57014), so handlers map it alike.
   const code = state ?? (kind === 'StatementTimeoutException' ? '57014' : undefined);
   const text = message.replace(/^ERROR:\s*/, '').replace(/;?\s*SQLState: [0-9A-Z]{5}\s*$/, '');
-  return new DataApiError(kind, text, code);
+  return new DataApiError(kind, text, code, e);
 }
 
 /** One process's Data API client; every call names the cluster, the secret and the database. */
@@ -78,7 +82,8 @@ export class DataApiClient {
             },
           }
         : {}),
-      maxAttempts: 3,
+      // Retries are this client's, by what a failed call may have run (lib/db/dataApi/retries.ts).
+      maxAttempts: 1,
     });
   }
 
@@ -90,57 +95,65 @@ export class DataApiClient {
     };
   }
 
-  async execute(q: Compiled, transactionId?: string): Promise<Result> {
+  /**
+   * Sends one call, again as lib/db/dataApi/retries.ts allows (`repeatable`: running it twice is harmless).
+   * A call that runs a statement is reported to the request's statement log unless it is proved not to.
+   */
+  private async send<T>(
+    command: () => { readonly input: object },
+    repeatable: boolean,
+    runsStatement: boolean,
+  ): Promise<T> {
     this.calls++;
-    for (let attempt = 1; ; attempt++) {
-      try {
-        const res = await this.client.send(
-          new ExecuteStatementCommand({
-            ...this.target,
-            sql: q.text,
-            parameters: toParameters(q.values),
-            transactionId,
-            includeResultMetadata: true,
-          }),
-        );
-        const columns = columnsOf(res.columnMetadata);
-        return { rows: rowsOf(columns, res.records), columns, updated: res.numberOfRecordsUpdated ?? 0 };
-      } catch (e) {
-        // Aurora Serverless v2 resuming from zero capacity: retried outside transactions only.
-        if ((e as Error).name === 'DatabaseResumingException' && !transactionId && attempt < 5) {
-          await new Promise((r) => setTimeout(r, 1000 * attempt));
-          continue;
+    try {
+      return await withRetries(async () => {
+        const sent = runsStatement ? statementSending() : undefined;
+        try {
+          return (await this.client.send(command() as never)) as T;
+        } catch (e) {
+          if (didNotRun(e)) sent?.notRun();
+          throw e;
         }
-        throw toError(e);
-      }
+      }, repeatable);
+    } catch (e) {
+      throw toError(e);
     }
   }
 
+  async execute(q: Compiled, transactionId?: string): Promise<Result> {
+    const res = await this.send<ExecuteStatementCommandOutput>(
+      () =>
+        new ExecuteStatementCommand({
+          ...this.target,
+          sql: q.text,
+          parameters: toParameters(q.values),
+          transactionId,
+          includeResultMetadata: true,
+        }),
+      !transactionId && isRead(q.text),
+      true,
+    );
+    const columns = columnsOf(res.columnMetadata);
+    return { rows: rowsOf(columns, res.records), columns, updated: res.numberOfRecordsUpdated ?? 0 };
+  }
+
+  /** Repeatable: a transaction begun twice leaves one unused, which the service ends after 3 minutes. */
   async begin(): Promise<string> {
-    this.calls++;
-    try {
-      const res = await this.client.send(new BeginTransactionCommand(this.target));
-      return res.transactionId!;
-    } catch (e) {
-      throw toError(e);
-    }
+    const res = await this.send<{ transactionId?: string }>(
+      () => new BeginTransactionCommand(this.target),
+      true,
+      false,
+    );
+    return res.transactionId!;
   }
 
+  /** Never repeated after a lost answer: the caller learns that the outcome is unknown. */
   async commit(transactionId: string): Promise<void> {
-    this.calls++;
-    try {
-      await this.client.send(new CommitTransactionCommand({ ...this.target, transactionId }));
-    } catch (e) {
-      throw toError(e);
-    }
+    await this.send(() => new CommitTransactionCommand({ ...this.target, transactionId }), false, true);
   }
 
+  /** Repeatable: a second rollback finds no transaction, which is the wanted state. */
   async rollback(transactionId: string): Promise<void> {
-    this.calls++;
-    try {
-      await this.client.send(new RollbackTransactionCommand({ ...this.target, transactionId }));
-    } catch (e) {
-      throw toError(e);
-    }
+    await this.send(() => new RollbackTransactionCommand({ ...this.target, transactionId }), true, false);
   }
 }

@@ -2,6 +2,9 @@ import type { DataApiClient, Result } from './client.ts';
 import type { Compiled } from './compile.ts';
 import { fromJson } from './records.ts';
 
+/** Only reads are re-run through the oversize path: a statement that writes is never executed twice. */
+export { isRead } from './retries.ts';
+
 /**
  * The oversize path (docs/deploying.md): a read whose answer is over the Data API's 1 MiB per response or
  * 64 KB per row is run again into a temporary table inside a transaction, each row serialized there as
@@ -13,12 +16,6 @@ import { fromJson } from './records.ts';
 export function chunking(maxRowBytes = 64 * 1024, maxResponseBytes = 1024 * 1024) {
   const chunk = Math.floor(maxRowBytes / 2);
   return { chunk, perCall: Math.max(1, Math.floor((maxResponseBytes * 0.7) / ((chunk * 4) / 3))) };
-}
-
-/** Only reads are re-run: a statement that writes is never executed twice. */
-export function isRead(text: string): boolean {
-  const t = text.trim().toLowerCase();
-  return /^(select|with|values|table)\b|^\(/.test(t) && !/\b(insert|update|delete|merge)\s/.test(t);
 }
 
 let counter = 0;

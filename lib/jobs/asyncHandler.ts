@@ -1,0 +1,29 @@
+import { log } from '#lib/log.ts';
+
+/**
+ * Wraps the handler of a function that runs asynchronously (an `Event` invocation, an S3 event, a
+ * schedule): its failure is logged as one JSON line and answered as `{failed}`, never thrown.
+ *
+ * Nobody waits for such an answer. On Lambda a thrown error would make Lambda run the event twice more,
+ * on top of the reaper's own re-run of a dead ingest (docs/uploads.md#stuck-jobs); under `npm start`,
+ * serverless-offline runs an `Event` invocation without handling its failure, so a throw there ended the
+ * whole local service (docs/connections.md).
+ */
+export function asyncHandler<E, R>(
+  name: string,
+  run: (event: E) => Promise<R>,
+): (event: E) => Promise<R | { failed: string }> {
+  return async (event: E) => {
+    try {
+      return await run(event);
+    } catch (e) {
+      const err = e as { message?: string; code?: string };
+      log('error', 'async function failed', {
+        function: name,
+        error: String(err?.message ?? e),
+        code: err?.code,
+      });
+      return { failed: String(err?.message ?? e) };
+    }
+  };
+}
