@@ -7,6 +7,16 @@ export const apiUrlLocal = () => inject('apiUrlLocal');
 export const adminToken = () => inject('admin').token;
 export const isEmbedded = () => inject('embedded');
 
+let adminSession: Promise<string> | undefined;
+/**
+ * A session cookie of the suite's administrator (one login per test process; both services share the
+ * database, so it works on either). User and token management need a session (docs/auth.md).
+ */
+export function adminCookie(): Promise<string> {
+  adminSession ??= login(inject('admin').username, inject('admin').password);
+  return adminSession;
+}
+
 /** A name no other test (or parallel test file) uses. */
 export function uniqueName(prefix: string): string {
   return `${prefix}_${randomBytes(4).toString('hex')}`;
@@ -68,7 +78,7 @@ export async function login(username: string, password: string, base?: string): 
   return res.headers.get('set-cookie')!.split(';')[0];
 }
 
-/** Creates a user (as admin, by token) and returns its session cookie. */
+/** Creates a user (as admin, by an admin session) and returns its session cookie. */
 export async function userWithSession(
   role: 'admin' | 'user' = 'user',
   missions: string[] = [],
@@ -76,12 +86,13 @@ export async function userWithSession(
 ): Promise<{ username: string; password: string; cookie: string }> {
   const username = uniqueName('u');
   const password = `pw-${randomBytes(6).toString('hex')}`;
-  const su = await call('POST', '/api/users/signup', { body: { username, password }, token: adminToken() });
+  const cookie = await adminCookie();
+  const su = await call('POST', '/api/users/signup', { body: { username, password }, cookie });
   if (su.status !== 201) throw new Error(`signup failed: ${su.status} ${su.text}`);
   if (role !== 'user' || missions.length) {
     const up = await call('POST', '/api/users/update', {
       body: { username, role, missions },
-      token: adminToken(),
+      cookie,
     });
     if (up.status !== 200) throw new Error(`update failed: ${up.status} ${up.text}`);
   }

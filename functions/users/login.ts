@@ -2,7 +2,7 @@ import { sessionCookie } from '#lib/auth/cookies.ts';
 import { DUMMY_HASH, verifyPassword } from '#lib/auth/passwords.ts';
 import { credentials } from '#lib/auth/schemas.ts';
 import { createSession } from '#lib/auth/sessions.ts';
-import { clearLoginFailures, loginRetryAfter, recordLoginFailure } from '#lib/auth/throttle.ts';
+import { clearLoginFailures, forgetOldLoginFailures, reserveLoginAttempt } from '#lib/auth/throttle.ts';
 import { findUserForLogin } from '#lib/auth/users.ts';
 import { HttpError } from '#lib/errors.ts';
 import { endpoint } from '#lib/http/endpoint.ts';
@@ -17,21 +17,23 @@ export const handler = endpoint(
   },
   async ({ body, db, headers, event }) => {
     const source = event.requestContext?.identity?.sourceIp ?? 'unknown';
-    const retry = await loginRetryAfter(db.sql, body.username, source);
-    if (retry > 0) {
+    // The attempt is counted before the password is checked (docs/auth.md, login throttling).
+    const attempt = await reserveLoginAttempt(db, body.username, source);
+    if (!attempt.ok) {
+      const where = attempt.scope === 'source' ? ' from this address' : '';
       return respond(
         429,
         {
           status: 'failure',
-          message: `Too many failed logins for '${body.username}' from this address; try again in ${retry} s.`,
+          message: `Too many failed logins for '${body.username}'${where}; try again in ${attempt.retryAfter} s.`,
         },
-        { headers: { 'Retry-After': String(retry) } },
+        { headers: { 'Retry-After': String(attempt.retryAfter) } },
       );
     }
     const found = await findUserForLogin(db.sql, body.username);
     const ok = await verifyPassword(body.password, found?.passwordHash ?? DUMMY_HASH);
     if (!found || !ok) {
-      await recordLoginFailure(db.sql, body.username, source);
+      await forgetOldLoginFailures(db.sql);
       throw new HttpError(401, 'Invalid username or password.');
     }
     await clearLoginFailures(db.sql, body.username, source);

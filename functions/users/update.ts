@@ -1,3 +1,4 @@
+import { assertSessionForUsers } from '#lib/auth/permissions.ts';
 import { email, missionName, newPassword as password, username } from '#lib/auth/schemas.ts';
 import { updateUser } from '#lib/auth/users.ts';
 import { endpoint } from '#lib/http/endpoint.ts';
@@ -17,13 +18,17 @@ const body = {
   },
 } as const;
 
+/** A change of role, password or missions needs an administrator session (docs/auth.md); email alone does not. */
 export const handler = endpoint(
   { auth: 'admin', schema: { body }, responses: ok(updatedUser) },
   async ({ body, db, principal }) => {
     const { username: name, ...changes } = body;
+    if (changes.role !== undefined || changes.password !== undefined || changes.missions !== undefined) {
+      assertSessionForUsers(principal);
+    }
     // A password change ends the user's other sessions; the session making the change is kept.
     const keep = principal.via === 'session' ? principal.sessionCookie : null;
-    const user = await updateUser(db.sql, name, changes, keep);
+    const user = await updateUser(db, name, changes, keep);
     return { status: 'success', message: `Updated user '${user.username}'.`, body: { user } };
   },
 );

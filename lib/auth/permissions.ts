@@ -37,6 +37,17 @@ export function assertSession(principal: Principal): void {
   }
 }
 
+/**
+ * User management (signup under `AUTH=local`, a change of role, password or missions, removal) needs an
+ * administrator **session** (docs/auth.md): a Bearer token gets 403, so a leaked token cannot create an
+ * account, make it an administrator, or take over the real administrator's password.
+ */
+export function assertSessionForUsers(principal: Principal): void {
+  if (principal.via === 'token') {
+    throw forbidden('Users are managed with an administrator session (log in); a token cannot manage users.');
+  }
+}
+
 export function isAdmin(principal: Principal): boolean {
   return principal.user?.role === 'admin';
 }

@@ -1,10 +1,13 @@
-import GeoTIFF, { type GeoTIFFImage } from 'geotiff';
+import GeoTIFF, { type GeoTIFFImage, type Pool } from 'geotiff';
 import { HttpError } from '#lib/errors.ts';
 import type { MissionStorage } from '#lib/storage/storage.ts';
+import { budgetedDecoders, checkBlocksLocated, checkDecodePlan, decodeLimits } from './budget.ts';
 import { type CrsLookup, type ToModel, toModelTransform } from './crs.ts';
 import { StorageSource } from './source.ts';
 
 export interface Raster {
+  /** The file's key below the mission data root (named in refusals). */
+  key: string;
   image: GeoTIFFImage;
   source: StorageSource;
   width: number;
@@ -45,6 +48,7 @@ export async function openRaster(storage: MissionStorage, key: string, lookup: C
   const ox = isPoint ? origin[0] - res[0] / 2 : origin[0];
   const oy = isPoint ? origin[1] - res[1] / 2 : origin[1];
   return {
+    key,
     image,
     source,
     width: image.getWidth(),
@@ -59,7 +63,9 @@ export async function openRaster(storage: MissionStorage, key: string, lookup: C
 
 /**
  * Reads `samples` (0-based bands) at each integer pixel; `null` outside the raster, at nodata or NaN.
- * Pixels are grouped by the tile (or strip) holding them and each block is read and decoded once.
+ * Pixels are grouped by the tile (or strip) holding them and each block is read and decoded once, within
+ * the decoding budget (budget.ts): the plan is checked before any tile is read, each tile's table entry
+ * before it is read, and deflate output while it is decoded.
  */
 export async function readPixels(
   r: Raster,
@@ -81,6 +87,11 @@ export async function readPixels(
     if (g) g.push(i);
     else groups.set(key, [i]);
   });
+  const blocks = [...groups.keys()].map((k) => k.split(',').map(Number) as [number, number]);
+  const limits = decodeLimits();
+  await checkDecodePlan(r.image, r.key, blocks.length, samples, limits);
+  await checkBlocksLocated(r.image, r.key, blocks, samples);
+  const pool = budgetedDecoders(r.key, limits) as unknown as Pool;
   for (const [key, idxs] of groups) {
     const [bx, by] = key.split(',').map(Number);
     const x0 = bx * tw;
@@ -91,6 +102,7 @@ export async function readPixels(
       window: [x0, y0, x1, y1],
       samples,
       interleave: false,
+      pool,
     })) as unknown as ArrayLike<number>[];
     const w = x1 - x0;
     for (const i of idxs) {

@@ -13,6 +13,10 @@
 //   property changes on every package, so CloudFormation invokes it on each stack update
 //   (functions/jobs/migrate.ts answers the custom-resource protocol).
 //
+// - AUTH must be chosen: `serverless package` (and so `deploy`) of any stage but `local` fails while the
+//   AUTH environment variable is unset, and for any value but `none` or `local` (docs/deploying.md):
+//   the functions would otherwise run as AUTH=none, an open deployment, without anyone having said so.
+//
 // Options (custom.deployment): throttleRate (requests/s, default 100), throttleBurst (default 200),
 // jobConcurrency (default 4), migrateOnDeploy (default true).
 
@@ -34,7 +38,29 @@ function migrationsHash(dir) {
 class DeploymentPlugin {
   constructor(serverless) {
     this.serverless = serverless;
-    this.hooks = { 'before:package:finalize': () => this.apply() };
+    this.hooks = {
+      'before:package:initialize': () => this.checkAuth(),
+      'before:package:finalize': () => this.apply(),
+    };
+  }
+
+  checkAuth() {
+    const sls = this.serverless;
+    const stage = sls.getProvider('aws').getStage();
+    const auth = process.env.AUTH;
+    if (auth === 'none' || auth === 'local') return;
+    if ((auth === undefined || auth === '') && stage === 'local') return;
+    const fail = (message) => {
+      throw new sls.classes.Error(message);
+    };
+    if (auth === undefined || auth === '') {
+      fail(
+        `AUTH is not set for stage '${stage}': set AUTH=local (accounts, the first one made with ` +
+          'users/first_signup) or AUTH=none (anyone may read and edit) before packaging or deploying ' +
+          '(docs/deploying.md).',
+      );
+    }
+    fail(`AUTH='${auth}' is not a mode: set AUTH=local or AUTH=none (docs/deploying.md).`);
   }
 
   apply() {

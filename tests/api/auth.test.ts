@@ -1,16 +1,19 @@
 import { describe, expect, inject, it } from 'vitest';
-import { adminToken, apiUrl, apiUrlLocal, call, login, uniqueName, userWithSession } from '../helpers.ts';
+import {
+  adminCookie,
+  adminToken,
+  apiUrl,
+  apiUrlLocal,
+  call,
+  login,
+  uniqueName,
+  userWithSession,
+} from '../helpers.ts';
 
 const admin = () => inject('admin');
-let adminSession: Promise<string> | undefined;
-/** An admin session cookie: token management needs a session (docs/auth.md). */
-const adminCookie = () => {
-  adminSession ??= login(admin().username, admin().password);
-  return adminSession;
-};
 
 describe('first_signup', () => {
-  it('created the first admin while no user existed, and refuses afterwards', async () => {
+  it('created the first admin while no admin existed, and refuses afterwards', async () => {
     const statuses = inject('firstSignupStatuses');
     // six racing calls: exactly one 201, the others 403; then one more call: 403
     expect([...statuses].sort()).toEqual([201, 403, 403, 403, 403, 403, 403]);
@@ -141,7 +144,7 @@ describe('signup', () => {
     const username = uniqueName('c');
     const byAdmin = await call('POST', '/api/users/signup', {
       base,
-      token: adminToken(),
+      cookie: await adminCookie(),
       body: { username, password: 'password-p' },
     });
     expect(byAdmin.status).toBe(201);
@@ -169,7 +172,7 @@ describe('admin user management', () => {
     ).toBe(403);
 
     const up = await call('POST', '/api/users/update', {
-      token: adminToken(),
+      cookie: await adminCookie(),
       body: { username: u.username, role: 'admin', missions: ['Mars'] },
     });
     expect(up.status).toBe(200);
@@ -181,13 +184,13 @@ describe('admin user management', () => {
       (await call('POST', '/api/users/remove', { cookie: u.cookie, body: { username: u.username } })).status,
     ).toBe(400);
     const rm = await call('POST', '/api/users/remove', {
-      token: adminToken(),
+      cookie: await adminCookie(),
       body: { username: u.username },
     });
     expect(rm.status).toBe(200);
     expect((await call('GET', '/api/users/logged_in', { cookie: u.cookie })).body.body.loggedIn).toBe(false);
     const again = await call('POST', '/api/users/remove', {
-      token: adminToken(),
+      cookie: await adminCookie(),
       body: { username: u.username },
     });
     expect(again.status).toBe(404);
@@ -196,7 +199,7 @@ describe('admin user management', () => {
   it("a password change ends the user's sessions", async () => {
     const u = await userWithSession('user');
     const up = await call('POST', '/api/users/update', {
-      token: adminToken(),
+      cookie: await adminCookie(),
       body: { username: u.username, password: 'new-password' },
     });
     expect(up.status).toBe(200);

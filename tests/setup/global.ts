@@ -1,7 +1,9 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import postgres from 'postgres';
 import type { TestProject } from 'vitest/node';
+import { hashPassword } from '../../lib/auth/passwords.ts';
 import { dataApiEnv } from '../../scripts/dataApiStandIn.ts';
 import { startService } from '../../scripts/devServer.ts';
 import { createFreshDatabase } from './freshDatabase.ts';
@@ -20,8 +22,13 @@ declare module 'vitest' {
     admin: { username: string; password: string; token: string };
     /** The S3 stand-in of the AUTH=none service (uploads tests). */
     s3Endpoint: string;
-    /** Statuses of the first_signup calls made while no user existed, then once more. */
+    /** Statuses of the first_signup calls made while no admin existed (one user did), then once more. */
     firstSignupStatuses: number[];
+    /**
+     * Before any administrator existed: a user account made directly in the database (as an older version
+     * let anyone sign up first), and the answer to an anonymous users/signup then (docs/auth.md).
+     */
+    preAdmin: { earlyUser: { username: string; password: string }; signup: { status: number; body: any } };
     /** With DB_DRIVER=data-api: the test process's own Data API stand-in environment (else empty). */
     dataApiEnv: Record<string, string>;
     /** The mission data root (MISSION_DATA_DIR) both services read rasters and tilesets from. */
@@ -73,7 +80,19 @@ async function start() {
       headers: { 'content-type': 'application/json', ...headers },
       body: JSON.stringify(body),
     });
-  // Racing first_signup calls on the empty database: exactly one may create the (only) first admin.
+  // A deployment pre-empted by an account made before its admin: first_signup must still work, and an
+  // anonymous signup is refused until an admin exists (tests/api/security-first-admin.test.ts).
+  const earlyUser = { username: 'early_user', password: 'early user password' };
+  const direct = postgres(fresh.url, { max: 1, onnotice: () => {} });
+  try {
+    await direct`insert into users (username, password_hash, role)
+      values (${earlyUser.username}, ${await hashPassword(earlyUser.password)}, 'user')`;
+  } finally {
+    await direct.end();
+  }
+  const early = await post('/api/users/signup', { username: 'early_anonymous', password: 'long enough' });
+  const preAdmin = { earlyUser, signup: { status: early.status, body: await early.json() } };
+  // Racing first_signup calls while no admin exists: exactly one may create the (only) first admin.
   const racers = Array.from({ length: 6 }, (_, i) => ({ ...admin, username: i ? `admin${i}` : 'admin' }));
   const firstSignupStatuses = await Promise.all(
     racers.map(async (r) => (await post('/api/users/first_signup', r)).status),
@@ -98,6 +117,7 @@ async function start() {
     websocketPortLocal: local.websocketPort,
     admin: { ...admin, token: gen?.body?.token ?? '' },
     firstSignupStatuses,
+    preAdmin,
     s3Endpoint: open.s3Endpoint,
     dataApiEnv: dataApi?.env ?? {},
     missionDataDir,

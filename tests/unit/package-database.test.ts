@@ -36,6 +36,7 @@ beforeAll(async () => {
   for (const [mode, params] of Object.entries(modes)) {
     // A password in the environment of whoever deploys must not end up in the template.
     const text = await packageService(join(dir, mode), params, {
+      AUTH: 'local',
       PGPASSWORD: SECRET_VALUE,
       DATABASE_URL: '',
       DB_DRIVER: '',
