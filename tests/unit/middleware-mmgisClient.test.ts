@@ -59,6 +59,7 @@ describe('form bodies give the same typed input as JSON (lib/http/middleware/val
 describe("the MMGIS client's failure convention (docs/contract.md, section 1)", () => {
   afterEach(() => {
     delete process.env.CORS_ORIGINS;
+    delete process.env.LOG_LEVEL;
   });
 
   it('recognizes jQuery’s same-origin marker only', () => {
@@ -91,6 +92,7 @@ describe("the MMGIS client's failure convention (docs/contract.md, section 1)", 
   });
 
   it('converts every 4xx failure with its headers (401, 403, 404, 409, 415, 429), never a 5xx', async () => {
+    process.env.LOG_LEVEL = 'silent'; // the 500 below is logged as an unhandled error
     for (const status of [401, 403, 404, 409, 415, 429, 500, 503]) {
       const h = endpoint({ auth: 'public' }, async () => {
         if (status === 500) throw new Error('boom');
