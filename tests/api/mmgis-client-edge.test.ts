@@ -101,6 +101,15 @@ describe('MMGIS web client: login (API/users/login, docs/auth.md)', () => {
     expect(real.body).toEqual(answer.body);
   });
 
+  it('page load with a session: `useToken` answers who is logged in (the client then loads the map)', async () => {
+    const session = await userWithSession('user', [], apiUrlLocal());
+    const page = { base: apiUrlLocal(), cookie: session.cookie };
+    const answer = await jquery('POST', '/API/users/login', { useToken: true }, page);
+    expect(answer.status).toBe(200);
+    expect(answer.body).toEqual({ status: 'success', username: session.username, role: 'user', groups: [] });
+    expect(answer.headers.get('set-cookie')).toBeNull();
+  });
+
   it('the login page posts a form: success sets the session; a wrong password is a 200 failure', async () => {
     const page = { base: apiUrlLocal() };
     const ok = await jquery('POST', '/API/users/login', user, page);

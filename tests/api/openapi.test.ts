@@ -64,11 +64,13 @@ describe('GET /api/openapi.json', () => {
     const credentials = {
       schema: {
         type: 'object',
-        required: ['username', 'password'],
         properties: {
           username: { type: 'string', minLength: 1, maxLength: 64, pattern: '^[A-Za-z0-9_.@-]+$' },
           password: { type: 'string', minLength: 1, maxLength: 256 },
+          useToken: { type: 'boolean' },
         },
+        if: { required: ['useToken'], properties: { useToken: { type: 'boolean', const: true } } },
+        else: { required: ['username', 'password'] },
       },
     };
     // JSON or a form, coerced to the same input (docs/contract.md, section 1).
