@@ -9,13 +9,30 @@ import { endpoint } from '#lib/http/endpoint.ts';
 import { loginAnswer, throttled } from '#lib/http/openapi/shapes/users.ts';
 import { respond } from '#lib/http/response.ts';
 
+/**
+ * Credentials, or `useToken: true` alone: the MMGIS web client's check on page load of the session it
+ * already has (docs/auth.md). A form's `useToken=true` is coerced like JSON's `true`.
+ */
+const body = {
+  type: 'object',
+  properties: { ...credentials.properties, useToken: { type: 'boolean' } },
+  if: { required: ['useToken'], properties: { useToken: { type: 'boolean', const: true } } },
+  else: { required: ['username', 'password'] },
+} as const;
+
 export const handler = endpoint(
   {
     auth: 'public',
-    schema: { body: credentials },
+    schema: { body },
     responses: { 200: { schema: loginAnswer }, 429: throttled },
   },
-  async ({ body, db, headers, event }) => {
+  async ({ body: input, db, headers, event, principal }) => {
+    if (input.useToken === true && input.username === undefined) {
+      if (principal.via !== 'session' || !principal.user) throw new HttpError(401, 'No user is logged in.');
+      const { username, role } = principal.user;
+      return { status: 'success', username, role, groups: [] };
+    }
+    const body = input as { username: string; password: string };
     const source = event.requestContext?.identity?.sourceIp ?? 'unknown';
     // The attempt is counted before the password is checked (docs/auth.md, login throttling).
     const attempt = await reserveLoginAttempt(db, body.username, source);

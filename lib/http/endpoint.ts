@@ -10,6 +10,7 @@ import { withLogContext } from '#lib/log.ts';
 import { authentication } from './middleware/authentication.ts';
 import { bodyLimit, maxBodyBytes } from './middleware/bodyLimit.ts';
 import { type BodyKind, bodyParser } from './middleware/bodyParser.ts';
+import { clientFailures } from './middleware/clientFailures.ts';
 import { conditionalRequest } from './middleware/conditionalRequest.ts';
 import { cors } from './middleware/cors.ts';
 import { database } from './middleware/database.ts';
@@ -26,8 +27,9 @@ export interface EndpointOptions<Q, B, P> {
   auth: AuthRule;
   schema?: { query?: Q; body?: B; path?: P };
   /**
-   * `json` (default): the body is parsed JSON; `raw`: the handler gets the body text untouched;
-   * `json-or-form`: JSON, or a jQuery-style urlencoded form (lib/http/formBody.ts).
+   * `json` (default; `json-or-form` is the same): a JSON body, or a jQuery-style urlencoded form
+   * (lib/http/formBody.ts) coerced by the body schema; other content types 415. `raw`: the handler gets
+   * the body text untouched.
    */
   body?: BodyKind;
   /** `logged_in`: an invalid or expired Bearer token counts as none instead of a 401. */
@@ -64,8 +66,8 @@ export type EndpointHandler = ((
 /**
  * The middleware list of every endpoint, outermost first (middy runs `before` top-down, `after` and
  * `onError` bottom-up, so the error shape is built before CORS headers are added to it): log with
- * request id, CORS, error shape, 304, proxy result; then body limit, header
- * names, database, caller, body, validation.
+ * request id, CORS, the MMGIS client's 200 failures, error shape, 304, proxy result; then body limit,
+ * header names, database, caller, body, validation.
  */
 export function endpointMiddlewares(
   options: EndpointOptions<unknown, unknown, unknown>,
@@ -73,6 +75,7 @@ export function endpointMiddlewares(
   return [
     requestLog(),
     cors(),
+    clientFailures(),
     errorResponse(),
     conditionalRequest(),
     proxyResult(),

@@ -1,34 +1,67 @@
 import type { APIGatewayProxyEvent } from 'aws-lambda';
 import qs from 'qs';
 import { header } from '#lib/auth/principal.ts';
-import { HttpError } from '#lib/errors.ts';
+import { badRequest } from '#lib/errors.ts';
+import { envNumber } from '#lib/settings.ts';
+
+/** `application/x-www-form-urlencoded`, with or without a charset. */
+export function isFormType(contentType: string | undefined): boolean {
+  return /^\s*application\/x-www-form-urlencoded\s*(;|$)/i.test(contentType ?? '');
+}
 
 /**
- * The `application/x-www-form-urlencoded` half of `body: 'json-or-form'` (docs/draw.md): jQuery's
- * `$.param` style (`ids[]=1&ids[]=2`, `a[b][c]=d`) parsed by `qs`, the library Express uses for the same
- * bodies. Values stay strings, as on the wire; endpoints that accept forms coerce their own fields.
- * Returns false (and leaves the event alone) when the request is not a form, so JSON parsing runs.
+ * Most fields of one form (`MAX_FORM_PARAMETERS`, default 1000: the established MMGIS server's body
+ * parser refuses more too). qs merges `a[]=` entries one by one, at a cost that grows with the square of
+ * their number (40,000 of them took 20 s of CPU): the cap keeps a form's parse to milliseconds.
+ */
+export function maxFormParameters(): number {
+  return envNumber('MAX_FORM_PARAMETERS', 1000, { integer: true });
+}
+
+/** Largest form body in bytes (`MAX_FORM_BYTES`, default 4 MiB); larger JSON bodies are still accepted. */
+export function maxFormBytes(): number {
+  return envNumber('MAX_FORM_BYTES', 4 * 1024 * 1024, { integer: true });
+}
+
+/**
+ * Parses a form body the way the established MMGIS server (Express body-parser, `extended: true`) does,
+ * with `qs`: jQuery's `$.param` style (`ids[]=1&ids[]=2`, `a[b][c]=d`), values as strings (the endpoint's
+ * schema coerces them, lib/http/middleware/validator.ts). Bounded: more than `maxFormParameters()` fields,
+ * an array longer than that, keys nested deeper than 20 or a body over `maxFormBytes()`: 400.
+ */
+export function parseForm(text: string): Record<string, unknown> {
+  const limit = maxFormBytes();
+  if (Buffer.byteLength(text) > limit) {
+    throw badRequest(`The form body is larger than ${limit} bytes; send a larger body as JSON.`);
+  }
+  const parameters = maxFormParameters();
+  try {
+    return qs.parse(text, {
+      depth: 20,
+      strictDepth: true,
+      arrayLimit: parameters,
+      parameterLimit: parameters,
+      throwOnLimitExceeded: true,
+      allowPrototypes: false,
+    });
+  } catch (e) {
+    throw badRequest(`The form body could not be parsed: ${(e as Error).message}`);
+  }
+}
+
+/**
+ * Replaces `event.body` by its parsed fields when the request is a form (`parseForm`) and answers true;
+ * answers false (and leaves the event alone) otherwise.
  */
 export function parseFormBody(event: APIGatewayProxyEvent): boolean {
-  const type = header(event.headers, 'content-type') ?? '';
-  if (!/^application\/x-www-form-urlencoded\b/i.test(type)) return false;
+  if (!isFormType(header(event.headers, 'content-type'))) return false;
   const text =
     event.body == null
       ? ''
       : event.isBase64Encoded
         ? Buffer.from(event.body, 'base64').toString('utf8')
         : event.body;
-  try {
-    // Limits large enough for a drawn polygon posted as nested fields, small enough to bound the work.
-    event.body = qs.parse(text, {
-      depth: 20,
-      arrayLimit: 100_000,
-      parameterLimit: 100_000,
-      allowPrototypes: false,
-    }) as unknown as string;
-  } catch (e) {
-    throw new HttpError(400, `The form body could not be parsed: ${(e as Error).message}.`);
-  }
+  event.body = parseForm(text) as unknown as string;
   return true;
 }
 
@@ -38,5 +71,8 @@ export const fieldsBody = { type: 'object' } as const;
 /** A `fieldsBody` as its fields (a form's values are strings). */
 export const fieldsOf = (body: unknown) => body as Record<string, unknown>;
 
-/** The options of an endpoint taking a JSON object or a form: `endpoint({ auth, ...jsonOrForm, ... })`. */
+/**
+ * The options of an endpoint that reads its fields by hand: `endpoint({ auth, ...jsonOrForm, ... })`.
+ * (Every endpoint takes JSON or a form; `body: 'json-or-form'` is the same as the default `json`.)
+ */
 export const jsonOrForm = { body: 'json-or-form', schema: { body: fieldsBody } } as const;

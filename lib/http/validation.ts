@@ -8,7 +8,9 @@ export interface InputSchemas {
   path?: object;
 }
 
-const coercing = new Ajv({ allErrors: false, coerceTypes: true, useDefaults: true, strict: false });
+// `array`: besides strings to numbers/booleans/null, a single value where a list is declared becomes a
+// one-item list (a form's `ids=1`, jQuery's encoding of a one-item array being `ids[]=1`).
+const coercing = new Ajv({ allErrors: false, coerceTypes: 'array', useDefaults: true, strict: false });
 const strictTypes = new Ajv({ allErrors: false, coerceTypes: false, useDefaults: true, strict: false });
 for (const ajv of [coercing, strictTypes]) {
   (addFormats as unknown as (a: Ajv) => void)(ajv);
@@ -18,15 +20,32 @@ for (const ajv of [coercing, strictTypes]) {
 export interface CompiledSchemas {
   query?: ValidateFunction;
   body?: ValidateFunction;
+  /**
+   * The body schema for a form body (its values are strings on the wire, coerced like the query's),
+   * compiled on first use: most endpoints never see a form.
+   */
+  formBody?: () => ValidateFunction;
   path?: ValidateFunction;
 }
 
-/** Compiles once per handler at cold start. Query and path values are strings on the wire: coerced. */
+/**
+ * Compiles once per handler at cold start. Query, path and form values are strings on the wire: coerced
+ * to the declared types; a JSON body must have them already.
+ */
 export function compileSchemas(s: InputSchemas): CompiledSchemas {
   return {
     query: s.query ? coercing.compile(s.query) : undefined,
     path: s.path ? coercing.compile(s.path) : undefined,
     body: s.body ? strictTypes.compile(s.body) : undefined,
+    formBody: s.body ? once(() => coercing.compile(s.body!)) : undefined,
+  };
+}
+
+function once<T>(make: () => T): () => T {
+  let value: T | undefined;
+  return () => {
+    value ??= make();
+    return value;
   };
 }
 

@@ -4,14 +4,16 @@
 //
 // - The stage (the Deployment's StageDescription, or an explicit AWS::ApiGateway::Stage when one exists)
 //   gets a cache cluster and MethodSettings: caching off for every method ('/*' '*'), on for
-//   GET /api/geodatasets/get and GET /api/geodatasets/get/{layer}.
-// - Those two methods get CacheKeyParameters (and the matching RequestParameters): every query parameter
+//   GET /api/geodatasets/get and GET /api/geodatasets/get/{layer}, and their `/API/` twins.
+// - Those methods get CacheKeyParameters (and the matching RequestParameters): every query parameter
 //   that changes the answer (tile address, filters, the TileJSON version `v`, the GeoJSON paging and
 //   projection parameters, which share the route) and the `layer` path parameter. Under AUTH=local the
 //   Authorization and Cookie headers are part of the key too, so a cached answer never reaches another caller.
 // - `If-None-Match` is part of the key as well (docs/tiles.md, "Gateway cache"): a 304 cached for one
 //   client's conditional request is only ever served to requests with the same If-None-Match, never to a
 //   client without the cached body. (The 303 of an oversized answer is presigned for longer than the TTL.)
+//   So is `X-Requested-With`: the MMGIS client's failures are 200s (docs/contract.md, section 1) and must
+//   not be served to other callers.
 // - Stage throttling on every method ('/*' '*'): custom.gatewayCache.throttle {rateLimit, burstLimit}
 //   (default 100 requests/s, burst 200): the account-level default of 10,000/s is no protection.
 //
@@ -19,7 +21,13 @@
 // clusterSize (default '0.5' GB). If the read function is not in the service, the plugin does nothing.
 // The read Lambda gets TILE_MAX_AGE = ttl (unless set otherwise) so Cache-Control and the gateway agree.
 
-const CACHED_PATHS = ['/api/geodatasets/get', '/api/geodatasets/get/{layer}'];
+// The same two routes under `/API/` (serverless/plugins/upper-api-routes.cjs), each with its own cache.
+const CACHED_PATHS = [
+  '/api/geodatasets/get',
+  '/api/geodatasets/get/{layer}',
+  '/API/geodatasets/get',
+  '/API/geodatasets/get/{layer}',
+];
 
 /** Query parameters of GET /api/geodatasets/get that change its answer (docs/contract.md#4-geodatasets-api). */
 const QUERY_KEYS = [
@@ -125,6 +133,8 @@ class GatewayCachePlugin {
       if (path.includes('{layer}')) keys.unshift('method.request.path.layer');
       if (s.authLocal) keys.push('method.request.header.Authorization', 'method.request.header.Cookie');
       keys.push('method.request.header.If-None-Match');
+      // A failure answers 200 to the MMGIS client's requests (docs/contract.md, section 1): never cached for others.
+      keys.push('method.request.header.X-Requested-With');
       const requestParameters = { ...(method.Properties.RequestParameters || {}) };
       for (const k of keys)
         if (!(k in requestParameters)) requestParameters[k] = k === 'method.request.path.layer';

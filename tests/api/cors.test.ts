@@ -14,7 +14,8 @@ describe('CORS under serverless-offline matches the deployed service', () => {
     expect(ok.headers.get('access-control-allow-origin')).toBe('*');
     expect(ok.headers.get('access-control-allow-credentials')).toBeNull();
     expect(ok.headers.get('access-control-expose-headers')).toBe('ETag, Location');
-    const err = await call('POST', '/api/users/login', { body: '{', headers: { origin: FOREIGN } });
+    // (A public read: a foreign page may not post to login at all, docs/auth.md.)
+    const err = await call('POST', '/api/geodatasets/search', { body: '{', headers: { origin: FOREIGN } });
     expect(err.status).toBe(400);
     expect(err.headers.get('access-control-allow-origin')).toBe('*');
     expect(err.headers.get('access-control-allow-credentials')).toBeNull();

@@ -61,17 +61,22 @@ describe('GET /api/openapi.json', () => {
       schema: { type: 'string' },
     });
     const login = doc.paths['/api/users/login'].post as unknown as { requestBody: { content: object } };
-    expect(login.requestBody.content).toEqual({
-      'application/json': {
-        schema: {
-          type: 'object',
-          required: ['username', 'password'],
-          properties: {
-            username: { type: 'string', minLength: 1, maxLength: 64, pattern: '^[A-Za-z0-9_.@-]+$' },
-            password: { type: 'string', minLength: 1, maxLength: 256 },
-          },
+    const credentials = {
+      schema: {
+        type: 'object',
+        properties: {
+          username: { type: 'string', minLength: 1, maxLength: 64, pattern: '^[A-Za-z0-9_.@-]+$' },
+          password: { type: 'string', minLength: 1, maxLength: 256 },
+          useToken: { type: 'boolean' },
         },
+        if: { required: ['useToken'], properties: { useToken: { type: 'boolean', const: true } } },
+        else: { required: ['username', 'password'] },
       },
+    };
+    // JSON or a form, coerced to the same input (docs/contract.md, section 1).
+    expect(login.requestBody.content).toEqual({
+      'application/json': credentials,
+      'application/x-www-form-urlencoded': credentials,
     });
   });
 

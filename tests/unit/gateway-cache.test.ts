@@ -61,7 +61,7 @@ function method(path: string, verb = 'GET') {
 }
 
 describe('packaged template: REST API stage cache on the tile route', () => {
-  it('enables a cache cluster on the stage with caching only on the two GET tile methods', () => {
+  it('enables a cache cluster on the stage with caching only on the GET tile methods (/api and /API)', () => {
     const deployments = Object.values(template.Resources as Record<string, any>).filter(
       (r) => r.Type === 'AWS::ApiGateway::Deployment',
     );
@@ -80,6 +80,8 @@ describe('packaged template: REST API stage cache on the tile route', () => {
     });
     const enabled = settings.filter((s) => s.CachingEnabled);
     expect(enabled.map((s) => [s.ResourcePath, s.HttpMethod]).sort()).toEqual([
+      ['/~1API~1geodatasets~1get', 'GET'],
+      ['/~1API~1geodatasets~1get~1{layer}', 'GET'],
       ['/~1api~1geodatasets~1get', 'GET'],
       ['/~1api~1geodatasets~1get~1{layer}', 'GET'],
     ]);
@@ -87,19 +89,19 @@ describe('packaged template: REST API stage cache on the tile route', () => {
   });
 
   it('keys the cache by the layer path parameter and every query parameter that changes the tile', () => {
-    const byPath = method('/api/geodatasets/get/{layer}');
-    const byQuery = method('/api/geodatasets/get');
-    expect(byPath).toBeDefined();
-    expect(byQuery).toBeDefined();
-    for (const [m, pathParam] of [
-      [byPath, true],
-      [byQuery, false],
-    ] as const) {
+    const cases = ['api', 'API'].flatMap((prefix) => [
+      [method(`/${prefix}/geodatasets/get/{layer}`), true] as const,
+      [method(`/${prefix}/geodatasets/get`), false] as const,
+    ]);
+    for (const [m, pathParam] of cases) {
+      expect(m).toBeDefined();
       const keys: string[] = m.Properties.Integration.CacheKeyParameters;
       for (const p of TILE_PARAMS) expect(keys).toContain(`method.request.querystring.${p}`);
       expect(keys.includes('method.request.path.layer')).toBe(pathParam);
       // A conditional request's 304 is cached only for the same If-None-Match (no poisoning).
       expect(keys).toContain('method.request.header.If-None-Match');
+      // The MMGIS client's 200 failures (X-Requested-With) are never served to other callers.
+      expect(keys).toContain('method.request.header.X-Requested-With');
       // Every cache key is a declared request parameter (CloudFormation refuses the method otherwise).
       for (const k of keys) expect(m.Properties.RequestParameters).toHaveProperty([k]);
       if (pathParam) expect(m.Properties.RequestParameters['method.request.path.layer']).toBe(true);
@@ -107,6 +109,11 @@ describe('packaged template: REST API stage cache on the tile route', () => {
     }
     // The POST form of the read and other routes stay uncached.
     expect(method('/api/geodatasets/get', 'POST')?.Properties.Integration.CacheKeyParameters).toBeUndefined();
+    expect(method('/API/geodatasets/get', 'POST')?.Properties.Integration.CacheKeyParameters).toBeUndefined();
+    // Each path has a cache namespace of its own.
+    expect(method('/API/geodatasets/get')!.Properties.Integration.CacheNamespace).not.toEqual(
+      method('/api/geodatasets/get')!.Properties.Integration.CacheNamespace,
+    );
     expect(method('/api/users/logged_in')?.Properties.Integration.CacheKeyParameters).toBeUndefined();
   });
 

@@ -6,7 +6,7 @@ import { bodyParser } from '#lib/http/middleware/bodyParser.ts';
 import { errorResponse } from '#lib/http/middleware/errorResponse.ts';
 import { proxyResult } from '#lib/http/middleware/proxyResult.ts';
 import type { EndpointContext, EndpointMiddleware } from '#lib/http/middleware/types.ts';
-import { fakeContext, fakeEvent } from './fakeRequest.ts';
+import { failureResult, fakeContext, fakeEvent } from './fakeRequest.ts';
 
 const json = { 'Content-Type': 'application/json; charset=utf-8' };
 
@@ -45,18 +45,21 @@ describe('bodyParser', () => {
     ['', null],
     ['   ', null],
   ])('json %j', async (body, parsed) => {
-    const res = await echo(bodyParser())(fakeEvent({ httpMethod: 'POST', body }), fakeContext());
+    const res = await echo(bodyParser())(
+      fakeEvent({ httpMethod: 'POST', headers: { 'content-type': 'application/json' }, body }),
+      fakeContext(),
+    );
     expect(res).toEqual({
       statusCode: 200,
       headers: json,
       multiValueHeaders: undefined,
-      body: JSON.stringify({ body: parsed, rawBody: null, headers: [] }),
+      body: JSON.stringify({ body: parsed, rawBody: null, headers: ['content-type'] }),
     });
   });
 
   it('answers malformed JSON with 400 quoting the reason', async () => {
     const res = (await echo(bodyParser())(
-      fakeEvent({ httpMethod: 'POST', body: '{"a":' }),
+      fakeEvent({ httpMethod: 'POST', headers: { 'content-type': 'application/json' }, body: '{"a":' }),
       fakeContext(),
     )) as unknown as {
       statusCode: number;
@@ -87,7 +90,11 @@ describe('bodyParser', () => {
 describe('header normalization', () => {
   it('lower-cases header names before the body parser reads Content-Type', async () => {
     const res = await echo(httpHeaderNormalizer() as EndpointMiddleware, bodyParser())(
-      fakeEvent({ httpMethod: 'POST', headers: { 'Content-Type': 'text/plain', 'X-A': '1' }, body: '[1]' }),
+      fakeEvent({
+        httpMethod: 'POST',
+        headers: { 'Content-Type': 'application/json', 'X-A': '1' },
+        body: '[1]',
+      }),
       fakeContext(),
     );
     expect(res).toEqual({
@@ -123,14 +130,96 @@ describe('json-or-form', () => {
       }),
     });
     const asJson = await echo(bodyParser({ kind: 'json-or-form' }))(
-      fakeEvent({ httpMethod: 'POST', body: '{"ids":[1]}' }),
+      fakeEvent({
+        httpMethod: 'POST',
+        headers: { 'content-type': 'application/vnd.api+json' },
+        body: '{"ids":[1]}',
+      }),
       fakeContext(),
     );
     expect(asJson).toEqual({
       statusCode: 200,
       headers: json,
       multiValueHeaders: undefined,
-      body: JSON.stringify({ body: { ids: [1] }, rawBody: null, headers: [] }),
+      body: JSON.stringify({ body: { ids: [1] }, rawBody: null, headers: ['content-type'] }),
     });
+  });
+});
+
+describe('content types (docs/contract.md, section 1)', () => {
+  it.each([
+    ['text/plain', 'text/plain'],
+    ['text/plain;charset=UTF-8', 'text/plain;charset=UTF-8'],
+    ['multipart/form-data; boundary=x', 'multipart/form-data; boundary=x'],
+    [undefined, '(none)'],
+  ])('a body sent as %s is a 415, even when it holds JSON', async (type, named) => {
+    const headers: Record<string, string> = type ? { 'content-type': type } : {};
+    const res = await echo(bodyParser())(
+      fakeEvent({ httpMethod: 'POST', headers, body: '{"username":"a","password":"b"}' }),
+      fakeContext(),
+    );
+    expect(res).toEqual(
+      failureResult(
+        415,
+        `Unsupported Content-Type ${JSON.stringify(named)}: send JSON (application/json) or a form ` +
+          '(application/x-www-form-urlencoded).',
+      ),
+    );
+  });
+
+  it('an empty body of any type is no body; an empty form is a form without fields', async () => {
+    for (const [type, parsed] of [
+      ['text/plain', null],
+      ['application/x-www-form-urlencoded', {}],
+    ] as const) {
+      const res = await echo(bodyParser())(
+        fakeEvent({ httpMethod: 'POST', headers: { 'content-type': type }, body: '' }),
+        fakeContext(),
+      );
+      expect(JSON.parse((res as unknown as { body: string }).body).body).toEqual(parsed);
+    }
+  });
+});
+
+describe('form limits (lib/http/formBody.ts)', () => {
+  const post = (body: string) =>
+    echo(bodyParser())(
+      fakeEvent({
+        httpMethod: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded; charset=UTF-8' },
+        body,
+      }),
+      fakeContext(),
+    ) as unknown as Promise<{ statusCode: number; body: string }>;
+
+  it('takes 1000 fields and refuses 1001 with a 400, at once (40,000 took 20 s before the cap)', async () => {
+    const fields = (n: number) => Array.from({ length: n }, (_, i) => `ids%5B%5D=${i}`).join('&');
+    const ok = await post(fields(1000));
+    expect(ok.statusCode).toBe(200);
+    expect(JSON.parse(ok.body).body.ids).toHaveLength(1000);
+    const started = Date.now();
+    const refused = await post(fields(40_000));
+    expect(Date.now() - started).toBeLessThan(1000);
+    expect(refused).toEqual(
+      failureResult(
+        400,
+        'The form body could not be parsed: Parameter limit exceeded. Only 1000 parameters allowed.',
+      ),
+    );
+  });
+
+  it('refuses keys nested deeper than 20 and a form over MAX_FORM_BYTES with a 400', async () => {
+    const deep = await post(`a${'[b]'.repeat(21)}=1`);
+    expect(deep.statusCode).toBe(400);
+    expect(JSON.parse(deep.body).message).toMatch(/^The form body could not be parsed: .*depth/);
+    process.env.MAX_FORM_BYTES = '100';
+    try {
+      expect(await post(`a=${'x'.repeat(99)}`)).toEqual(
+        failureResult(400, 'The form body is larger than 100 bytes; send a larger body as JSON.'),
+      );
+      expect((await post(`a=${'x'.repeat(90)}`)).statusCode).toBe(200);
+    } finally {
+      delete process.env.MAX_FORM_BYTES;
+    }
   });
 });

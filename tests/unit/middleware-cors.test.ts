@@ -58,6 +58,8 @@ describe('cors', () => {
         'Access-Control-Expose-Headers': 'ETag, Location',
         'Access-Control-Allow-Origin': '*',
         'Content-Type': json,
+        // A 4xx differs for the MMGIS client (X-Requested-With: a 200 failure; docs/contract.md).
+        Vary: 'X-Requested-With',
       },
       multiValueHeaders: undefined,
       body: JSON.stringify({

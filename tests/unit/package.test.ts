@@ -61,6 +61,39 @@ describe('serverless package (CloudFormation template)', () => {
     expect(methods.length).toBeGreaterThanOrEqual(lambdas().length - jobs.length - wsRoutes.length);
   });
 
+  it('routes every /api method under /API to the same function too, and no other spelling', () => {
+    const resources = template.Resources as Record<string, any>;
+    const pathOf = (id: string): string => {
+      const r = resources[id];
+      const parent = r.Properties.ParentId;
+      return `${parent?.Ref ? pathOf(parent.Ref) : ''}/${r.Properties.PathPart}`;
+    };
+    const routes = new Map<string, unknown>();
+    for (const r of Object.values(resources)) {
+      if (r.Type !== 'AWS::ApiGateway::Method' || !r.Properties.ResourceId?.Ref) continue;
+      routes.set(
+        `${r.Properties.HttpMethod} ${pathOf(r.Properties.ResourceId.Ref)}`,
+        r.Properties.Integration,
+      );
+    }
+    const lower = [...routes.keys()].filter((k) => / \/api\//.test(k));
+    expect(lower.length).toBeGreaterThan(80);
+    for (const key of lower) {
+      const twin = key.replace(' /api/', ' /API/');
+      expect(routes.has(twin), twin).toBe(true);
+      // OPTIONS is API Gateway's CORS mock on both; every other method invokes the same Lambda (each
+      // cached tile route keeps a cache namespace of its own).
+      const { CacheNamespace: _a, ...upper } = routes.get(twin) as Record<string, unknown>;
+      const { CacheNamespace: _b, ...lowerIntegration } = routes.get(key) as Record<string, unknown>;
+      expect(upper).toEqual(lowerIntegration);
+    }
+    expect([...routes.keys()].filter((k) => /^\S+ \/API\//.test(k))).toHaveLength(lower.length);
+    expect([...routes.keys()].some((k) => / \/(?!api\/|API\/)[aA][pP][iI]\//.test(k))).toBe(false);
+    // API Gateway's default quota: 300 resources per REST API.
+    const apiResources = Object.values(resources).filter((r) => r.Type === 'AWS::ApiGateway::Resource');
+    expect(apiResources.length).toBeLessThan(300);
+  });
+
   it('answers preflights from CORS_ORIGINS with credentials, everyone else with `*` (docs/auth.md)', () => {
     const options = Object.values(template.Resources as Record<string, any>).filter(
       (r) => r.Type === 'AWS::ApiGateway::Method' && r.Properties.HttpMethod === 'OPTIONS',

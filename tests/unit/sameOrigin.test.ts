@@ -42,4 +42,28 @@ describe('assertSameOrigin (docs/auth.md, cross-site requests)', () => {
     const token: Principal = { ...session, via: 'token' };
     expect(() => assertSameOrigin(event('POST', { origin: 'https://evil.example' }), token)).not.toThrow();
   });
+
+  it('checks anonymous requests to the endpoints that create a session or an account (`anonymous`)', () => {
+    const nobody: Principal = { user: null, via: null, sessionCookie: null };
+    // Without the flag an anonymous request is not checked (reads such as POST search stay open)...
+    expect(() => assertSameOrigin(event('POST', { origin: 'https://evil.example' }), nobody)).not.toThrow();
+    // ...with it (login, logout, signup, first_signup), a cross-site form is refused.
+    const crossSite: Record<string, string>[] = [
+      { origin: 'https://evil.example' },
+      { referer: 'https://evil.example/login' },
+    ];
+    for (const headers of crossSite) {
+      expect(() => assertSameOrigin(event('POST', headers), nobody, { anonymous: true })).toThrow(
+        expect.objectContaining({ statusCode: 403 }),
+      );
+    }
+    expect(() =>
+      assertSameOrigin(event('POST', { origin: 'https://api.example.org' }), nobody, { anonymous: true }),
+    ).not.toThrow();
+    expect(() => assertSameOrigin(event('POST', {}), nobody, { anonymous: true })).not.toThrow();
+    const token: Principal = { ...session, via: 'token' };
+    expect(() =>
+      assertSameOrigin(event('POST', { origin: 'https://evil.example' }), token, { anonymous: true }),
+    ).not.toThrow();
+  });
 });

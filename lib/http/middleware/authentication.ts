@@ -5,8 +5,9 @@ import { assertSameOrigin } from './cors.ts';
 import type { EndpointMiddleware, EndpointRequest } from './types.ts';
 
 /**
- * Resolves the caller (Bearer token, then session cookie; docs/auth.md) onto `context.principal` and
- * applies the endpoint's `rule`: a refusal is a 401/403 before the body is parsed or the endpoint runs.
+ * Resolves the caller (Bearer token, then session cookie; docs/auth.md) onto `context.principal`, refuses
+ * cross-site state changes (`assertSameOrigin`; on `public` endpoints even without a session) and applies
+ * the endpoint's `rule`: a refusal is a 401/403 before the body is parsed or the endpoint runs.
  */
 export function authentication({
   rule,
@@ -22,7 +23,7 @@ export function authentication({
       () => resolvePrincipal(request.context.db.sql, headers, { ignoreBadToken }),
       true,
     );
-    assertSameOrigin(request.event, principal);
+    assertSameOrigin(request.event, principal, { anonymous: rule === 'public' });
     assertAllowed(rule, principal);
     request.context.principal = principal;
   };

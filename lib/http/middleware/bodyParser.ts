@@ -1,38 +1,63 @@
 import httpJsonBodyParser from '@middy/http-json-body-parser';
-import { badRequest } from '#lib/errors.ts';
-import { parseFormBody } from '../formBody.ts';
+import { header } from '#lib/auth/principal.ts';
+import { badRequest, HttpError } from '#lib/errors.ts';
+import { isFormType, parseForm } from '../formBody.ts';
 import type { EndpointMiddleware, EndpointRequest } from './types.ts';
 
 /**
- * How an endpoint reads its body: `json` (default) parses it with `@middy/http-json-body-parser`;
- * `raw` hands the text over untouched (`rawBody`); `json-or-form` also takes a jQuery-style urlencoded
- * form (lib/http/formBody.ts). Another kind plugs in here as one more entry of `parsers`.
+ * How an endpoint reads its body: `json` (default) takes a JSON body (`application/json` or another
+ * `+json` type) or a form (`application/x-www-form-urlencoded`, lib/http/formBody.ts), any other type
+ * with a body is a 415; `raw` hands the text over untouched (`rawBody`), whatever its type.
+ * `json-or-form` is the same as `json` (the name endpoints that read form fields by hand were given).
  */
 export type BodyKind = 'json' | 'raw' | 'json-or-form';
 
 const parsers: Record<BodyKind, () => EndpointMiddleware> = {
-  json: jsonBody,
+  json: jsonOrFormBody,
   raw: rawBody,
-  'json-or-form': jsonOrForm,
+  'json-or-form': jsonOrFormBody,
 };
 
 export function bodyParser({ kind = 'json' }: { kind?: BodyKind } = {}): EndpointMiddleware {
   return parsers[kind]();
 }
 
+const isJsonType = (type: string) => /^\s*application\/([\w.+-]+\+)?json\s*(;|$)/i.test(type);
+
+function bodyText(request: EndpointRequest): string {
+  const { body, isBase64Encoded } = request.event;
+  if (typeof body !== 'string') return '';
+  return isBase64Encoded ? Buffer.from(body, 'base64').toString('utf8') : body;
+}
+
 /**
- * JSON whatever the Content-Type (MMGIS clients send JSON as text/plain too); an empty body is no body;
- * malformed JSON is a 400 quoting the parser's reason.
+ * A JSON body (parsed by `@middy/http-json-body-parser`; malformed → 400 quoting the reason) or a form
+ * (`parseForm`, values coerced later by the endpoint's schema: `context.bodyEncoding` says which). An
+ * empty JSON body is no body; an empty form is a form without fields. A body of another Content-Type
+ * (`text/plain`, none, ...) is a 415: a cross-site page can send those without the browser asking first.
  */
-function jsonBody(): EndpointMiddleware {
+function jsonOrFormBody(): EndpointMiddleware {
   const parser = httpJsonBodyParser({ disableContentTypeCheck: true } as Parameters<
     typeof httpJsonBodyParser
   >[0]);
-  const jsonBodyBefore = async (request: EndpointRequest) => {
-    const { body } = request.event;
-    if (typeof body !== 'string' || body.trim() === '') {
+  const jsonOrFormBefore = async (request: EndpointRequest) => {
+    const type = header(request.event.headers, 'content-type') ?? '';
+    request.context.bodyEncoding = undefined;
+    if (isFormType(type)) {
+      request.event.body = parseForm(bodyText(request)) as unknown as string;
+      request.context.bodyEncoding = 'form';
+      return;
+    }
+    if (bodyText(request).trim() === '') {
       request.event.body = null;
       return;
+    }
+    if (!isJsonType(type)) {
+      throw new HttpError(
+        415,
+        `Unsupported Content-Type ${JSON.stringify(type.slice(0, 100) || '(none)')}: send JSON ` +
+          '(application/json) or a form (application/x-www-form-urlencoded).',
+      );
     }
     try {
       await parser.before!(request as Parameters<NonNullable<typeof parser.before>>[0]);
@@ -40,26 +65,15 @@ function jsonBody(): EndpointMiddleware {
       const reason = (e as { cause?: { message?: string } })?.cause?.message ?? 'parse error';
       throw badRequest(`The request body is not valid JSON: ${reason}.`);
     }
+    request.context.bodyEncoding = 'json';
   };
-  return { before: jsonBodyBefore };
+  return { before: jsonOrFormBefore };
 }
 
 /** The body text (base64 decoded) on `context.rawBody`; `event.body` is left as it came. */
 function rawBody(): EndpointMiddleware {
   const rawBodyBefore = (request: EndpointRequest) => {
-    const { body, isBase64Encoded } = request.event;
-    request.context.rawBody =
-      body == null ? '' : isBase64Encoded ? Buffer.from(body, 'base64').toString('utf8') : body;
+    request.context.rawBody = bodyText(request);
   };
   return { before: rawBodyBefore };
-}
-
-/** A form body (`application/x-www-form-urlencoded`) parsed by `parseFormBody`; anything else as JSON. */
-function jsonOrForm(): EndpointMiddleware {
-  const json = jsonBody();
-  const jsonOrFormBefore = (request: EndpointRequest) => {
-    if (parseFormBody(request.event)) return;
-    return json.before!(request);
-  };
-  return { before: jsonOrFormBefore };
 }

@@ -2,6 +2,7 @@ import type { APIGatewayProxyEvent } from 'aws-lambda';
 import { header, type Principal } from '#lib/auth/principal.ts';
 import { forbidden } from '#lib/errors.ts';
 import { envText } from '#lib/settings.ts';
+import { withVary } from '../headers.ts';
 import { type EndpointMiddleware, type EndpointRequest, proxyResponse } from './types.ts';
 
 /** Origins allowed to send credentials (cookies), from `CORS_ORIGINS` (comma-separated). */
@@ -31,13 +32,18 @@ export function corsHeaders(headers: Record<string, string | undefined>): Record
   return { ...base, 'Access-Control-Allow-Origin': '*' };
 }
 
-/** Adds the CORS headers to every answer, errors included; headers the endpoint set itself win. */
+/**
+ * Adds the CORS headers to every answer, errors included; headers the endpoint set itself win, except
+ * `Vary`, which keeps the endpoint's values and adds `Origin`.
+ */
 export function cors(): EndpointMiddleware {
   const corsAfter = (request: EndpointRequest) => {
     const res = proxyResponse(request);
     if (!res) return;
     const requestHeaders = (request.event?.headers ?? {}) as Record<string, string | undefined>;
-    res.headers = { ...corsHeaders(requestHeaders), ...(res.headers ?? {}) };
+    const { Vary: vary, ...cors } = corsHeaders(requestHeaders);
+    res.headers = { ...cors, ...(res.headers ?? {}) };
+    if (vary) res.headers = withVary(res.headers, vary);
   };
   return { after: corsAfter, onError: corsAfter };
 }
@@ -54,13 +60,20 @@ function originOf(url: string | undefined): string | undefined {
 }
 
 /**
- * Cross-site request refusal (docs/auth.md): a state-changing request authenticated by the session cookie
- * must come from the service's own origin (the `Host` it was sent to) or one of `CORS_ORIGINS`, judged by
- * `Origin` or, without one, `Referer`; another origin gets 403 before anything runs. Requests with neither
- * header (scripts, curl) and Bearer-token requests pass: a browser cannot attach a token by itself.
+ * Cross-site request refusal (docs/auth.md): a state-changing request authenticated by the session cookie,
+ * or made to a `public` endpoint (`anonymous`: login, logout, signup, first_signup, which create or end a
+ * session or an account without one), must come from the service's own origin (the `Host` it was sent to)
+ * or one of `CORS_ORIGINS`, judged by `Origin` or, without one, `Referer`; another origin gets 403 before
+ * anything runs. Requests with neither header (scripts, curl) and Bearer-token requests pass: a browser
+ * cannot attach a token by itself.
  */
-export function assertSameOrigin(event: APIGatewayProxyEvent, principal: Principal): void {
-  if (principal.via !== 'session' || !STATE_CHANGING.has((event.httpMethod ?? '').toUpperCase())) return;
+export function assertSameOrigin(
+  event: APIGatewayProxyEvent,
+  principal: Principal,
+  { anonymous = false }: { anonymous?: boolean } = {},
+): void {
+  if (!STATE_CHANGING.has((event.httpMethod ?? '').toUpperCase())) return;
+  if (principal.via === 'token' || (principal.via !== 'session' && !anonymous)) return;
   const headers = (event.headers ?? {}) as Record<string, string | undefined>;
   const origin = originOf(header(headers, 'origin') ?? header(headers, 'referer'));
   if (origin === undefined) return;
@@ -68,6 +81,6 @@ export function assertSameOrigin(event: APIGatewayProxyEvent, principal: Princip
   const own = host !== undefined && origin !== 'null' && new URL(origin).host === host;
   if (own || allowedOrigins().includes(origin)) return;
   throw forbidden(
-    `Cross-site request refused: origin ${JSON.stringify(origin).slice(0, 100)} may not change state with a session cookie (allowed: this service and CORS_ORIGINS).`,
+    `Cross-site request refused: origin ${JSON.stringify(origin).slice(0, 100)} may not change state here (allowed: this service and CORS_ORIGINS).`,
   );
 }

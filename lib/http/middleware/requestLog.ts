@@ -23,7 +23,10 @@ export function requestLog(): EndpointMiddleware {
       requestId: requestIdOf(request),
       method: request.event?.httpMethod,
       path: request.event?.path,
-      status: proxyResponse(request)?.statusCode,
+      // A failure answered 200 to the MMGIS client (clientFailures.ts) is logged with its real status.
+      status:
+        ((request.internal as Record<string, unknown>).failureStatus as number | undefined) ??
+        proxyResponse(request)?.statusCode,
       ms: Date.now() - started,
     });
     clearLogContext();

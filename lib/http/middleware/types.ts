@@ -22,6 +22,8 @@ export interface EndpointContext extends Context {
   parts: RequestParts;
   /** Set by the `raw` body parser: the body text untouched. */
   rawBody?: string | null;
+  /** Set by the body parser: the body came as JSON or as a form (whose strings the validator coerces). */
+  bodyEncoding?: 'json' | 'form';
 }
 
 /** The handler's result before `proxyResult` serializes it: an `HttpResponse`, a plain value, or already a proxy result. */

@@ -39,6 +39,7 @@ export const failures: Record<number, string> = {
   404: 'Unknown resource.',
   409: 'Conflict: the name is taken.',
   413: 'Request body too large.',
+  415: 'Unsupported Content-Type: send JSON or a form.',
   500: 'Internal error (the message carries the request id).',
   503: 'The database is unavailable or took too long.',
 };

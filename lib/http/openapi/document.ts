@@ -76,7 +76,15 @@ function operation(route: ApiRoute, method: string, options: Options | undefined
   };
   if (options?.auth && options.auth !== 'public') op.security = [{ bearer: [] }, { session: [] }];
   const body = options?.schema?.body as object | undefined;
-  if (body && method !== 'get') op.requestBody = { required: true, ...json(body) };
+  // Every such body is JSON or a form, coerced to the same input (docs/contract.md, section 1).
+  if (body && method !== 'get')
+    op.requestBody = {
+      required: true,
+      content: {
+        'application/json': { schema: body },
+        'application/x-www-form-urlencoded': { schema: body },
+      },
+    };
   else if (options?.body === 'raw' && method !== 'get')
     op.requestBody = { description: 'The body text, read as sent.', required: false, ...json({}) };
   return JSON.parse(JSON.stringify(op));
@@ -100,7 +108,13 @@ export function openApiDocument(routes: ApiRoute[], info: { title: string; versi
   }
   return {
     openapi: '3.1.0',
-    info,
+    info: {
+      description:
+        'Every /api/ path also answers under /API/. A request with `X-Requested-With: XMLHttpRequest` (the ' +
+        'MMGIS web client) gets a 4xx failure as HTTP 200 with the same `{status:"failure", message}` body ' +
+        '(docs/contract.md).',
+      ...info,
+    },
     jsonSchemaDialect: 'https://spec.openapis.org/oas/3.1/dialect/base',
     paths,
     components: {
