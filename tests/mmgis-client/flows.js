@@ -336,6 +336,8 @@ const FLOWS = [
   ['live-update', async ({ page, rec, ctx }) => {
     // One map page open; a GeoDataset is appended to in the configure app (another page); the map's
     // layer on that GeoDataset reloads by itself with the new feature (the service's WebSocket message).
+    // The pages of this browser are rendered with WebSockets enabled (server.js, MMGIS_WEBSOCKETS).
+    await ctx.addCookies([{ name: 'harness_ws', value: '1', url: BASE }]);
     await openMap(page, rec);
     const opened = async () => rec.console.some((c) => /Websocket connection opened/.test(c));
     const end = Date.now() + 15000;

@@ -10,8 +10,10 @@
 //   REWRITE_API=1  rewrite /API/... to /api/... before proxying (off by default: the client's real
 //                  requests go to the service unchanged, so the report shows what MMGIS would really do)
 //   MMGIS_AUTH     what the page tells the client (mmgisglobal.AUTH), default "local" like the service
-//   MMGIS_WEBSOCKETS=0  render the pages without ENABLE_MMGIS_WEBSOCKETS / ENABLE_CONFIG_WEBSOCKETS (default
-//                  on: the pages open ws://<this host>/, forwarded to the service's own port and path)
+//   MMGIS_WEBSOCKETS  when the pages get ENABLE_MMGIS_WEBSOCKETS / ENABLE_CONFIG_WEBSOCKETS = "true" (they then
+//                  open ws://<this host>/, forwarded to the service's own port and path): `cookie` (default)
+//                  for a browser whose requests carry the cookie harness_ws=1 (the live-update flow sets it,
+//                  so the other flows see the pages as before), `1` always, `0` never
 //
 // Pages (MMGIS renders them with pug; we use MMGIS's own pug and templates):
 //   GET /               ensureUser: logged in (asked of the service: GET /api/users/logged_in with the
@@ -32,7 +34,9 @@ const ROOT = process.env.MMGIS_BUILT;
 const NET_LOG = process.env.NET_LOG || '';
 const REWRITE = process.env.REWRITE_API === '1';
 const AUTH = process.env.MMGIS_AUTH || 'local';
-const WEBSOCKETS = process.env.MMGIS_WEBSOCKETS === '0' ? undefined : 'true';
+const WEBSOCKETS_MODE = process.env.MMGIS_WEBSOCKETS || 'cookie';
+const websockets = (cookie) =>
+  WEBSOCKETS_MODE === '1' || (WEBSOCKETS_MODE === 'cookie' && /(?:^|;\s*)harness_ws=1(?:;|$)/.test(cookie)) ? 'true' : undefined;
 if (!ROOT || !fs.existsSync(path.join(ROOT, 'build', 'index.pug'))) {
   console.error('MMGIS_BUILT must name a built MMGIS tree (build/index.pug missing)');
   process.exit(2);
@@ -111,7 +115,7 @@ async function page(req, res, url) {
     if (!s.loggedIn) return send(res, 200, TYPES['.html'], render('views/login.pug', { user: null, CLEARANCE_NUMBER: 'CL##-####' }));
     return send(res, 200, TYPES['.html'], render('build/index.pug', {
       user: s.user, permission: s.admin ? '111' : '001', groups: JSON.stringify([]), AUTH, NODE_ENV: 'production',
-      VERSION, FORCE_CONFIG_PATH: undefined, CLEARANCE_NUMBER: undefined, ENABLE_MMGIS_WEBSOCKETS: WEBSOCKETS,
+      VERSION, FORCE_CONFIG_PATH: undefined, CLEARANCE_NUMBER: undefined, ENABLE_MMGIS_WEBSOCKETS: websockets(cookie),
       MAIN_MISSION: undefined, SKIP_CLIENT_INITIAL_LOGIN: undefined, THIRD_PARTY_COOKIES: undefined,
       PORT: String(PORT), ROOT_PATH: '', WEBSOCKET_ROOT_PATH: undefined, HOSTS: JSON.stringify({}),
     }));
@@ -119,7 +123,7 @@ async function page(req, res, url) {
   // /configure-beta (the React configure app of MMGIS 3.0.0)
   if (!s.admin) return send(res, 200, TYPES['.html'], render('views/adminlogin.pug', { user: null }));
   return send(res, 200, TYPES['.html'], render('configure/build/index.pug', {
-    user: null, AUTH, NODE_ENV: 'production', PORT: String(PORT), ENABLE_CONFIG_WEBSOCKETS: WEBSOCKETS,
+    user: null, AUTH, NODE_ENV: 'production', PORT: String(PORT), ENABLE_CONFIG_WEBSOCKETS: websockets(cookie),
     ENABLE_CONFIG_OVERRIDE: undefined, ROOT_PATH: '', WEBSOCKET_ROOT_PATH: '',
   }));
 }
