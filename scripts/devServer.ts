@@ -206,7 +206,12 @@ export async function startService(options: ServiceOptions = {}): Promise<Runnin
     child = spawn(process.execPath, OFFLINE_ARGS, {
       detached: true,
       stdio: ['ignore', 'pipe', 'pipe'],
-      env: { ...env, ...portEnv(ports) },
+      env: {
+        ...env,
+        ...portEnv(ports),
+        // The viewer's live reload (docs/web.md) on the public port, where the page is (docs/live-updates.md).
+        WEBSOCKET_URL: (env as NodeJS.ProcessEnv).WEBSOCKET_URL || `ws://127.0.0.1:${ports.port}/`,
+      },
     });
     child.stdout?.on('data', (d: Buffer) => collect(d, process.stdout));
     child.stderr?.on('data', (d: Buffer) => collect(d, process.stderr));
