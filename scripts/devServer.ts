@@ -6,10 +6,14 @@ import { type EmbeddedDatabase, freePort, startEmbedded } from '../lib/db/embedd
 import { createDb } from '../lib/db/index.ts';
 import { migrate } from '../lib/db/migrate.ts';
 import { dataApiEnv } from './dataApiStandIn.ts';
+import { type SharedPort, startSharedPort } from './sharedPort.ts';
 
 export interface ServiceOptions {
   port?: number;
-  /** serverless-offline's WebSocket port (default: a free port). */
+  /**
+   * serverless-offline's own WebSocket port (default: a free port). Clients use `port`: the WebSocket
+   * answers there too (scripts/sharedPort.ts).
+   */
   websocketPort?: number;
   /** A PostgreSQL/PostGIS server; without it the embedded database under `dataDir` is started. */
   databaseUrl?: string;
@@ -29,6 +33,9 @@ export interface RunningService {
   databaseUrl: string;
   embedded: boolean;
   lambdaPort: number;
+  /** serverless-offline's own HTTP port behind `url` (scripts/sharedPort.ts). */
+  offlineHttpPort: number;
+  /** serverless-offline's own WebSocket port (its `@connections` management API); clients use `url`'s port. */
   websocketPort: number;
   /** The S3 stand-in (serverless-s3-local) of this service. */
   s3Endpoint: string;
@@ -106,7 +113,10 @@ async function waitForHttp(
 }
 
 interface ServicePorts {
+  /** The public port: HTTP and WebSocket (scripts/sharedPort.ts). */
   port: number;
+  /** serverless-offline's HTTP port behind it. */
+  httpPort: number;
   lambdaPort: number;
   websocketPort: number;
   s3Port: number;
@@ -116,6 +126,7 @@ interface ServicePorts {
 async function choosePorts(options: ServiceOptions): Promise<ServicePorts> {
   return {
     port: options.port ?? (await freePort()),
+    httpPort: await freePort(),
     lambdaPort: await freePort(),
     websocketPort: options.websocketPort ?? (await freePort()),
     s3Port: options.s3Port ?? (await freePort()),
@@ -125,6 +136,7 @@ async function choosePorts(options: ServiceOptions): Promise<ServicePorts> {
 function portEnv(p: ServicePorts): Record<string, string> {
   return {
     PORT: String(p.port),
+    OFFLINE_HTTP_PORT: String(p.httpPort),
     LAMBDA_PORT: String(p.lambdaPort),
     WEBSOCKET_PORT: String(p.websocketPort),
     LAMBDA_ENDPOINT: `http://127.0.0.1:${p.lambdaPort}`,
@@ -181,11 +193,25 @@ export async function startService(options: ServiceOptions = {}): Promise<Runnin
     }
     return null;
   };
+  let front: SharedPort | null = null;
   const launch = async () => {
+    front ??= await startSharedPort({
+      port: ports.port,
+      host: '127.0.0.1',
+      httpPort: ports.httpPort,
+      websocketPort: ports.websocketPort,
+    }).catch((e) => {
+      throw e?.code === 'EADDRINUSE' ? new PortTakenError(ports.port) : e;
+    });
     child = spawn(process.execPath, OFFLINE_ARGS, {
       detached: true,
       stdio: ['ignore', 'pipe', 'pipe'],
-      env: { ...env, ...portEnv(ports) },
+      env: {
+        ...env,
+        ...portEnv(ports),
+        // The viewer's live reload (docs/web.md) on the public port, where the page is (docs/live-updates.md).
+        WEBSOCKET_URL: (env as NodeJS.ProcessEnv).WEBSOCKET_URL || `ws://127.0.0.1:${ports.port}/`,
+      },
     });
     child.stdout?.on('data', (d: Buffer) => collect(d, process.stdout));
     child.stderr?.on('data', (d: Buffer) => collect(d, process.stderr));
@@ -212,6 +238,8 @@ export async function startService(options: ServiceOptions = {}): Promise<Runnin
       } catch (e) {
         if (!(e instanceof PortTakenError)) throw e;
         await kill();
+        await front?.close();
+        front = null;
         const named = [options.port, options.websocketPort, options.s3Port].includes(e.port);
         if (named || attempt === 3) throw e;
         lines.length = 0;
@@ -238,6 +266,7 @@ export async function startService(options: ServiceOptions = {}): Promise<Runnin
   /** Children this function stopped (their exit is expected). */
   const stopped = new WeakSet<ChildProcess>();
   const kill = async () => {
+    if (!child) return;
     stopped.add(child);
     if (child.exitCode === null && child.signalCode === null && child.pid) {
       const exited = new Promise((r) => child.once('exit', r));
@@ -256,6 +285,7 @@ export async function startService(options: ServiceOptions = {}): Promise<Runnin
   };
   const stop = async () => {
     await kill();
+    await front?.close();
     await dataApi?.stop();
     await embedded?.stop();
     if (!options.s3Dir) rmSync(s3Dir, { recursive: true, force: true });
@@ -274,6 +304,7 @@ export async function startService(options: ServiceOptions = {}): Promise<Runnin
     databaseUrl,
     embedded: !!embedded,
     lambdaPort: ports.lambdaPort,
+    offlineHttpPort: ports.httpPort,
     websocketPort: ports.websocketPort,
     s3Endpoint: `http://127.0.0.1:${ports.s3Port}`,
     pid: () => child.pid,
@@ -306,7 +337,7 @@ export async function runDevServer(): Promise<RunningService> {
     s3Port: Number(process.env.S3_PORT) || port - 3,
   });
   console.log(
-    `API ready on http://localhost:${port}/api/ (WebSocket on ws://localhost:${svc.websocketPort}, S3 stand-in on ${svc.s3Endpoint})`,
+    `API ready on http://localhost:${port}/api/ (WebSocket on ws://localhost:${port}/, S3 stand-in on ${svc.s3Endpoint})`,
   );
   const shutdown = async () => {
     await svc.stop();

@@ -7,6 +7,7 @@ import { badRequest } from '#lib/errors.ts';
 import { endpoint } from '#lib/http/endpoint.ts';
 import { ok } from '#lib/http/openapi/describe.ts';
 import { writtenFeature } from '#lib/http/openapi/shapes/draw.ts';
+import { triggerWebhooks } from '#lib/webhooks/trigger.ts';
 
 const options = { auth: 'user', body: 'json-or-form', responses: ok(writtenFeature) } as const;
 
@@ -29,6 +30,7 @@ export const handler = endpoint(options, async ({ body, principal, db }) => {
     bulkIds: idList(b, 'bulk_ids', false),
   };
   const w = await db.transaction((tx) => addFeature(tx, caller(principal), fileId, input));
+  if (input.toHistory) await triggerWebhooks(db, 'DrawFileChange', fileId);
   return {
     status: 'success',
     message: 'Successfully added a new feature.',

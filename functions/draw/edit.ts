@@ -6,6 +6,7 @@ import { asBody, bool, int, oneOf, optJson, optObject } from '#lib/draw/input.ts
 import { endpoint } from '#lib/http/endpoint.ts';
 import { ok } from '#lib/http/openapi/describe.ts';
 import { writtenFeature } from '#lib/http/openapi/shapes/draw.ts';
+import { triggerWebhooks } from '#lib/webhooks/trigger.ts';
 
 const options = { auth: 'user', body: 'json-or-form', responses: ok(writtenFeature) } as const;
 
@@ -21,6 +22,7 @@ export const handler = endpoint(options, async ({ body, principal, db }) => {
     reassignUUID: bool(b, 'reassignUUID', false),
   };
   const w = await db.transaction((tx) => editFeature(tx, caller(principal), fileId, input));
+  await triggerWebhooks(db, 'DrawFileChange', fileId);
   return {
     status: 'success',
     message: 'Successfully edited feature.',

@@ -4,6 +4,7 @@ import { asBody, int } from '#lib/draw/input.ts';
 import { endpoint } from '#lib/http/endpoint.ts';
 import { ok } from '#lib/http/openapi/describe.ts';
 import { historyIds } from '#lib/http/openapi/shapes/draw.ts';
+import { triggerWebhooks } from '#lib/webhooks/trigger.ts';
 
 const options = { auth: 'user', body: 'json-or-form', responses: ok(historyIds) } as const;
 
@@ -12,5 +13,6 @@ export const handler = endpoint(options, async ({ body, principal, db }) => {
   const fileId = int(b, 'file_id');
   const id = int(b, 'id');
   const s = await db.transaction((tx) => removeFeature(tx, caller(principal), fileId, id));
+  await triggerWebhooks(db, 'DrawFileChange', fileId);
   return { status: 'success', message: 'Feature removed.', body: s.history };
 });

@@ -6,6 +6,7 @@ import { asBody, int } from '#lib/draw/input.ts';
 import { endpoint } from '#lib/http/endpoint.ts';
 import { ok } from '#lib/http/openapi/describe.ts';
 import { fileAnswer } from '#lib/http/openapi/shapes/draw.ts';
+import { triggerWebhooks } from '#lib/webhooks/trigger.ts';
 
 const options = { auth: 'user', body: 'json-or-form', responses: ok(fileAnswer) } as const;
 
@@ -14,5 +15,6 @@ export const handler = endpoint(options, async ({ body, principal, db }) => {
   const id = int(b, 'id');
   const changes = fileChanges(b);
   const file = await db.transaction((tx) => changeFile(tx, caller(principal), id, changes));
+  await triggerWebhooks(db, 'DrawFileChange', id);
   return { status: 'success', message: 'Successfully changed file.', body: toFileAnswer(file) };
 });

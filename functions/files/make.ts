@@ -6,6 +6,7 @@ import { badRequest } from '#lib/errors.ts';
 import { endpoint } from '#lib/http/endpoint.ts';
 import { ok } from '#lib/http/openapi/describe.ts';
 import { madeFile } from '#lib/http/openapi/shapes/draw.ts';
+import { triggerWebhooks } from '#lib/webhooks/trigger.ts';
 
 const options = { auth: 'user', body: 'json-or-form', responses: ok(madeFile) } as const;
 
@@ -23,5 +24,6 @@ export const handler = endpoint(options, async ({ body, principal, db }) => {
     geojson: b.geojson === '' ? undefined : optJson(b, 'geojson'),
   };
   const id = await db.transaction((tx) => makeFile(tx, caller(principal), input));
+  await triggerWebhooks(db, 'DrawFileAdd', id);
   return { status: 'success', message: 'Successfully made a new file.', body: { file_id: id } };
 });

@@ -1,7 +1,7 @@
 import { assertMissionName } from '#lib/auth/missionName.ts';
 import type { Db } from '#lib/db/index.ts';
 import { badRequest, conflict, notFound } from '#lib/errors.ts';
-import { type ConfigEvent, pushToMission } from '#lib/events/push.ts';
+import { type ClientMessage, type ConfigEvent, pushToMission, pushToViewers } from '#lib/events/push.ts';
 import { toNumber } from '#lib/numbers.ts';
 import {
   assignUuids,
@@ -36,14 +36,49 @@ function requireCurrent(current: ConfigRecord | undefined, mission: string): Con
   return current;
 }
 
+interface Stored {
+  stored: boolean;
+  version: number;
+  config: unknown;
+}
+
+/** What the MMGIS client's message says about a change (docs/live-updates.md). */
+interface LiveChange {
+  type: ClientMessage['info']['type'];
+  layerName?: string | string[];
+}
+
+/** The configure app's page id (`id`, a number or string it sends with upsert), echoed in `info.id`. */
+function pageId(value: unknown): string | number | undefined {
+  if (typeof value === 'number' && Number.isFinite(value)) return value;
+  if (typeof value === 'string' && value.length <= 64) return value;
+  return undefined;
+}
+
+/**
+ * After a stored change: the MMGIS client's message to every connection that may view the mission (always,
+ * as the established server does), and the `{type:'config'}` event to the mission's subscribers when
+ * `forceClientUpdate` is true.
+ */
 async function notify(
   db: Db,
-  force: unknown,
-  stored: boolean,
+  input: { forceClientUpdate?: unknown; id?: unknown },
+  res: Stored,
   event: Omit<ConfigEvent, 'type' | 'forceClientUpdate'>,
+  change: LiveChange,
 ): Promise<void> {
-  if (force !== true || !stored) return;
-  await pushToMission(db.sql, { type: 'config', ...event, forceClientUpdate: true });
+  if (!res.stored) return;
+  const force = input.forceClientUpdate === true;
+  const id = pageId(input.id);
+  const message: ClientMessage = {
+    info: { ...change, route: 'config', ...(id === undefined ? {} : { id }), mission: event.mission },
+    body: { mission: event.mission, version: res.version, config: res.config },
+    forceClientUpdate: force,
+  };
+  await Promise.all([
+    pushToViewers(db.sql, message),
+    force ? pushToMission(db.sql, { type: 'config', ...event, forceClientUpdate: true }) : null,
+  ]);
 }
 
 /** Refuses values nested deeper than any real configuration (they would exhaust stacks downstream). */
@@ -67,6 +102,8 @@ export interface UpsertInput {
   config?: unknown;
   version?: unknown;
   forceClientUpdate?: unknown;
+  /** The configure app's page id, echoed in the live message. */
+  id?: unknown;
 }
 
 /** Creates or replaces a mission's configuration; `version` (rollback) wins over `config`. */
@@ -97,11 +134,11 @@ export async function upsert(db: Db, input: UpsertInput): Promise<ChangeResponse
     const { config: next, assigned } = withUuids(config);
     return { config: next, extra: assigned };
   });
-  await notify(db, input.forceClientUpdate, res.stored, { action: 'upsert', mission, version: res.version });
+  await notify(db, input, res, { action: 'upsert', mission, version: res.version }, { type: 'upsert' });
   return { status: 'success', mission, version: res.version, newlyAddedUUIDs: res.extra };
 }
 
-function requestLayers(value: unknown): Layer[] {
+function requestLayers(value: unknown): { list: Layer[]; many: boolean } {
   const layer = parseJsonish(value, 'layer');
   assertDepth(layer, 'layer');
   const list = Array.isArray(layer) ? layer : [layer];
@@ -113,7 +150,7 @@ function requestLayers(value: unknown): Layer[] {
       throw badRequest(`'layer${Array.isArray(layer) ? `[${i}]` : ''}' must be a layer object.`);
     }
   });
-  return list;
+  return { list, many: Array.isArray(layer) };
 }
 
 export interface AddLayerInput {
@@ -126,20 +163,23 @@ export interface AddLayerInput {
 /** Inserts one layer or an ordered list at `placement` (default: end of the top level). */
 export async function addLayer(db: Db, input: AddLayerInput): Promise<ChangeResponse> {
   const mission = assertMissionName(input.mission);
-  const layers = requestLayers(input.layer);
+  const { list: layers, many } = requestLayers(input.layer);
   const placement = parsePlacement(input.placement);
   const res = await commitChange(db, mission, (current) => {
     const base = requireCurrent(current, mission).config;
     const { config: added, assigned } = assignUuids({ layers });
     const uuids = (added.layers as Layer[]).flatMap((l) => namedUuids(l).map((n) => n.uuid));
-    return { config: insertLayers(base, added.layers, placement), extra: { assigned, uuids } };
+    const top = (added.layers as Layer[]).map((l) => String(l.uuid));
+    return { config: insertLayers(base, added.layers, placement), extra: { assigned, uuids, top } };
   });
-  await notify(db, input.forceClientUpdate, res.stored, {
-    action: 'addLayer',
-    mission,
-    version: res.version,
-    layerUUIDs: res.extra.uuids,
-  });
+  const top = res.extra.top;
+  await notify(
+    db,
+    input,
+    res,
+    { action: 'addLayer', mission, version: res.version, layerUUIDs: res.extra.uuids },
+    { type: 'addLayer', layerName: many ? top : top[0] },
+  );
   return { status: 'success', mission, version: res.version, newlyAddedUUIDs: res.extra.assigned };
 }
 
@@ -169,12 +209,13 @@ export async function updateLayerOf(db: Db, input: UpdateLayerInput): Promise<Ch
     const { config, assigned } = assignUuids(next);
     return { config, extra: assigned };
   });
-  await notify(db, input.forceClientUpdate, res.stored, {
-    action: 'updateLayer',
-    mission,
-    version: res.version,
-    layerUUIDs: [uuid],
-  });
+  await notify(
+    db,
+    input,
+    res,
+    { action: 'updateLayer', mission, version: res.version, layerUUIDs: [uuid] },
+    { type: 'updateLayer', layerName: uuid },
+  );
   return { status: 'success', mission, version: res.version, newlyAddedUUIDs: res.extra };
 }
 
@@ -199,12 +240,13 @@ export async function removeLayer(db: Db, input: RemoveLayerInput): Promise<Chan
     const { config, removed } = removeLayers(requireCurrent(current, mission).config, uuids as string[]);
     return { config, extra: removed };
   });
-  await notify(db, input.forceClientUpdate, res.stored, {
-    action: 'removeLayer',
-    mission,
-    version: res.version,
-    layerUUIDs: res.extra.map((r) => r.uuid),
-  });
+  await notify(
+    db,
+    input,
+    res,
+    { action: 'removeLayer', mission, version: res.version, layerUUIDs: res.extra.map((r) => r.uuid) },
+    { type: 'removeLayer', layerName: [...new Set(uuids as string[])] },
+  );
   return { status: 'success', mission, version: res.version, removedUUIDs: res.extra };
 }
 
@@ -241,11 +283,14 @@ export async function updateInitialView(db: Db, input: InitialViewInput): Promis
     const { config, changed } = setInitialView(requireCurrent(current, mission).config, view);
     return { config: changed ? config : null, extra: changed };
   });
-  await notify(db, input.forceClientUpdate, res.stored, {
-    action: 'updateInitialView',
-    mission,
-    version: res.version,
-  });
+  // The established server stores the new view through its upsert: the same message as an upsert.
+  await notify(
+    db,
+    input,
+    res,
+    { action: 'updateInitialView', mission, version: res.version },
+    { type: 'upsert' },
+  );
   return { status: 'success', mission, version: res.version, changed: res.stored };
 }
 

@@ -105,6 +105,8 @@ export async function commitChange<T>(
 ): Promise<{
   version: number;
   stored: boolean;
+  /** The configuration now current (the stored one, or the unchanged current one). */
+  config: unknown;
   createdAt: string;
   extra: T;
   warnings: ValidationResult['warnings'];
@@ -115,7 +117,14 @@ export async function commitChange<T>(
     const { config, extra } = await change(current, tx);
     if (config === null) {
       if (!current) throw notFound(`Unknown mission '${mission}'.`);
-      return { version: current.version, stored: false, createdAt: current.createdAt, extra, warnings: [] };
+      return {
+        version: current.version,
+        stored: false,
+        config: current.config,
+        createdAt: current.createdAt,
+        extra,
+        warnings: [],
+      };
     }
     const result = await validateWithDatasets(tx, config);
     if (!result.valid) throw invalidConfig(result);
@@ -127,6 +136,7 @@ export async function commitChange<T>(
     return {
       version,
       stored: true,
+      config,
       createdAt: new Date(row.created_at).toISOString(),
       extra,
       warnings: result.warnings,

@@ -51,6 +51,26 @@ export interface Subscriber {
   endpoint: string | null;
 }
 
+/** A connection that never subscribed: it gets the MMGIS client's messages (docs/live-updates.md). */
+export interface Viewer extends Subscriber {
+  user: User | null;
+}
+
+/**
+ * Every connection that has not subscribed to a mission (subscribers get the older `{type:'config'}`
+ * events of their missions instead), with its user as it is now (role and missions re-read).
+ */
+export async function viewerConnections(sql: Queryable): Promise<Viewer[]> {
+  const rows = await sql`
+    select c.connection_id, c.endpoint, u.* from ws_connections c left join users u on u.id = c.user_id
+    where not exists (select 1 from ws_subscriptions s where s.connection_id = c.connection_id)`;
+  return rows.map((r) => ({
+    connectionId: r.connection_id as string,
+    endpoint: r.endpoint as string | null,
+    user: r.id == null ? null : toUser(r),
+  }));
+}
+
 export async function subscribersOf(sql: Queryable, mission: string): Promise<Subscriber[]> {
   const rows = await sql`
     select c.connection_id, c.endpoint from ws_subscriptions s

@@ -2,10 +2,11 @@ import {
   ApiGatewayManagementApiClient,
   PostToConnectionCommand,
 } from '@aws-sdk/client-apigatewaymanagementapi';
+import { canViewMission } from '#lib/auth/permissions.ts';
 import type { Queryable } from '#lib/db/index.ts';
 import { log } from '#lib/log.ts';
 import { envText } from '#lib/settings.ts';
-import { dropConnection, subscribersOf } from './connections.ts';
+import { dropConnection, type Subscriber, subscribersOf, viewerConnections } from './connections.ts';
 
 /** The payload pushed for a configuration change (docs/configure.md, "Events"). */
 export interface ConfigEvent {
@@ -71,24 +72,73 @@ export async function postToConnection(
 }
 
 /**
+ * The message the MMGIS web client reacts to (docs/live-updates.md): `info.type` `addLayer`,
+ * `updateLayer` or `removeLayer` with the layers' uuids in `info.layerName` makes it re-read the
+ * configuration and add, reload or remove those layers (at once when `forceClientUpdate`, else behind its
+ * update button); any other type with `body.config` shows its reload button. `info.route: 'config'` with
+ * the `id` the configure app sent makes other configure pages of that mission ask for a refresh.
+ */
+export interface ClientMessage {
+  info: {
+    type: 'upsert' | 'addLayer' | 'updateLayer' | 'removeLayer';
+    layerName?: string | string[];
+    route?: 'config';
+    id?: string | number;
+    mission: string;
+  };
+  body: { mission: string; version?: number; config?: unknown; configTooLarge?: true };
+  forceClientUpdate: boolean;
+}
+
+/** API Gateway refuses WebSocket messages over 128 KB: a larger configuration is left out of the message. */
+export const MAX_MESSAGE_BYTES = 120 * 1024;
+
+/** `message` as sent: without `body.config` (and with `configTooLarge`) when it would not fit. */
+export function fitMessage(message: ClientMessage): string {
+  const text = JSON.stringify(message);
+  if (Buffer.byteLength(text) <= MAX_MESSAGE_BYTES || message.body.config === undefined) return text;
+  const { config: _config, ...body } = message.body;
+  return JSON.stringify({ ...message, body: { ...body, config: {}, configTooLarge: true } });
+}
+
+export interface PushCounts {
+  sent: number;
+  gone: number;
+  failed: number;
+}
+
+/**
+ * Pushes `message` to every connection that has not subscribed and whose user may view its mission
+ * (everyone under `AUTH=none`; under `AUTH=local` admins and users listing the mission, never anonymous
+ * connections). Gone connections are deleted; failures are logged and never fail the change.
+ */
+export async function pushToViewers(sql: Queryable, message: ClientMessage): Promise<PushCounts> {
+  const mission = message.info.mission;
+  const viewers = (await viewerConnections(sql)).filter((v) =>
+    canViewMission({ user: v.user, via: null, sessionCookie: null }, mission),
+  );
+  return sendAll(sql, viewers, fitMessage(message));
+}
+
+/**
  * Pushes `event` to every connection subscribed to its mission. Gone connections are deleted; other
  * failures are logged and never fail the change that triggered the push.
  */
-export async function pushToMission(
-  sql: Queryable,
-  event: ConfigEvent,
-): Promise<{ sent: number; gone: number; failed: number }> {
+export async function pushToMission(sql: Queryable, event: ConfigEvent): Promise<PushCounts> {
+  return sendAll(sql, await subscribersOf(sql, event.mission), event);
+}
+
+async function sendAll(sql: Queryable, targets: Subscriber[], data: unknown): Promise<PushCounts> {
   const counts = { sent: 0, gone: 0, failed: 0 };
-  const subscribers = await subscribersOf(sql, event.mission);
   await Promise.all(
-    subscribers.map(async (s) => {
+    targets.map(async (s) => {
       const endpoint = managementEndpoint(s.endpoint);
       if (!endpoint) {
         counts.failed++;
         return;
       }
       try {
-        const outcome = await postToConnection(endpoint, s.connectionId, event);
+        const outcome = await postToConnection(endpoint, s.connectionId, data);
         counts[outcome]++;
         if (outcome === 'gone') await dropConnection(sql, s.connectionId);
       } catch (e) {

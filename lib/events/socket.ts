@@ -1,6 +1,6 @@
 import { assertMissionName } from '#lib/auth/missionName.ts';
 import { authMode, canViewMission } from '#lib/auth/permissions.ts';
-import { resolvePrincipal } from '#lib/auth/principal.ts';
+import { type Principal, resolvePrincipal } from '#lib/auth/principal.ts';
 import type { Db } from '#lib/db/index.ts';
 import { HttpError } from '#lib/errors.ts';
 import { log } from '#lib/log.ts';
@@ -9,10 +9,11 @@ import { connectionUser, dropConnection, saveConnection, subscribe, unsubscribe 
 import { endpointFromRequestContext } from './push.ts';
 
 /**
- * The WebSocket routes ($connect, $disconnect, $default) as plain functions of the gateway event. A
- * client connects (its session cookie or Bearer token decides who it is), then sends
- * `{action:'subscribe', mission}`; it receives `{type:'subscribed', mission}` or `{type:'error', message}`,
- * and later the config events of docs/configure.md.
+ * The WebSocket routes ($connect, $disconnect, $default) as plain functions of the gateway event
+ * (docs/live-updates.md). A client connects (its session cookie or Bearer token decides who it is) and
+ * from then on receives the MMGIS client's messages for every mission it may view. A client that sends
+ * `{action:'subscribe', mission}` (it receives `{type:'subscribed', mission}` or `{type:'error', message}`)
+ * gets the older `{type:'config'}` events of its subscribed missions instead.
  */
 export interface SocketEvent {
   headers?: Record<string, string | undefined> | null;
@@ -31,13 +32,23 @@ const reply = (statusCode: number, body: Record<string, unknown>): SocketResult 
   body: JSON.stringify(body),
 });
 
-export async function onConnect(db: Db, event: SocketEvent): Promise<SocketResult> {
+/**
+ * `$connect`. `checkPrincipal` may refuse the connection by throwing an HttpError (the handler refuses a
+ * session cookie sent from another site's page, docs/auth.md).
+ */
+export async function onConnect(
+  db: Db,
+  event: SocketEvent,
+  checkPrincipal: (principal: Principal) => void = () => {},
+): Promise<SocketResult> {
   let userId: number | null = null;
   try {
     const principal = await resolvePrincipal(db.sql, event.headers ?? {});
+    checkPrincipal(principal);
     userId = principal.user?.id ?? null;
   } catch (e) {
     // An invalid or expired Bearer token refuses the connection, as it would an HTTP request.
+    if (e instanceof HttpError) log('info', 'websocket connection refused', { message: e.message });
     if (e instanceof HttpError) return reply(e.statusCode, { type: 'error', message: e.message });
     throw e;
   }

@@ -1,3 +1,4 @@
+import { announceDataChange } from '#lib/configure/liveData.ts';
 import type { Db } from '#lib/db/index.ts';
 import { notFound } from '#lib/errors.ts';
 import { log } from '#lib/log.ts';
@@ -17,6 +18,8 @@ export async function removeGeodataset(db: Db, name: string): Promise<void> {
     await tx`delete from geodatasets where id = ${ds.id}`;
     await tx.unsafe(`drop table if exists ${safeTable(ds.table)}`);
   });
+  // Open maps reload the layers on it (and find them empty).
+  await announceDataChange(db, name);
 }
 
 /**

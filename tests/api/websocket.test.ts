@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { afterAll, describe, expect, inject, it } from 'vitest';
 import { WebSocket } from 'ws';
 import { getDb } from '#lib/db/index.ts';
-import { adminToken, apiUrlLocal, call, uniqueName, userWithSession } from '../helpers.ts';
+import { adminToken, apiUrl, apiUrlLocal, call, uniqueName, userWithSession } from '../helpers.ts';
 
 interface Client {
   ws: WebSocket;
@@ -14,9 +14,12 @@ interface Client {
 
 const open: Client[] = [];
 
+/** The WebSocket answers on the HTTP API's own port and path `/`, as the MMGIS client opens it. */
+const portOf = (url: string) => Number(new URL(url).port);
+
 function connect(port: number, headers: Record<string, string> = {}): Promise<Client> {
   return new Promise((resolve, reject) => {
-    const ws = new WebSocket(`ws://127.0.0.1:${port}`, { headers });
+    const ws = new WebSocket(`ws://127.0.0.1:${port}/`, { headers });
     const messages: any[] = [];
     const waiters: { predicate: (m: any) => boolean; resolve: (m: any) => void }[] = [];
     ws.on('message', (data) => {
@@ -81,8 +84,8 @@ async function subscribed(client: Client, mission: string) {
   return client.next((m) => m.mission === mission && (m.type === 'subscribed' || m.type === 'error'));
 }
 
-describe('WebSocket live updates (AUTH=none)', () => {
-  const port = () => inject('websocketPort');
+describe('WebSocket subscriptions, the older protocol (AUTH=none)', () => {
+  const port = () => portOf(apiUrl());
 
   it('pushes exactly one event for addLayer with forceClientUpdate, none without', async () => {
     const mission = uniqueName('ws');
@@ -185,7 +188,8 @@ describe('WebSocket live updates (AUTH=none)', () => {
     await post('upsert', { mission, config: config() });
     const sql = getDb().sql;
     const ghost = `ghost${randomBytes(6).toString('hex')}`;
-    await sql`insert into ws_connections (connection_id, endpoint) values (${ghost}, ${`http://127.0.0.1:${port()}`})`;
+    const management = `http://127.0.0.1:${inject('websocketPort')}`;
+    await sql`insert into ws_connections (connection_id, endpoint) values (${ghost}, ${management})`;
     await sql`insert into ws_subscriptions (connection_id, mission) values (${ghost}, ${mission})`;
     const client = await connect(port());
     await subscribed(client, mission);
@@ -210,8 +214,8 @@ describe('WebSocket live updates (AUTH=none)', () => {
   });
 });
 
-describe('WebSocket under AUTH=local', () => {
-  const port = () => inject('websocketPortLocal');
+describe('WebSocket subscriptions under AUTH=local', () => {
+  const port = () => portOf(apiUrlLocal());
 
   it('subscribes only to missions the connection may view (cookie or token on connect)', async () => {
     const mine = uniqueName('wsl');
@@ -245,5 +249,169 @@ describe('WebSocket under AUTH=local', () => {
 
   it('refuses a connection with an invalid Bearer token', async () => {
     await expect(connect(port(), { authorization: 'Bearer not-a-token' })).rejects.toThrow(/401|refused/);
+  });
+});
+
+/** MMGIS client messages (docs/live-updates.md) of one mission: every test works on missions of its own. */
+const clientMessages = (c: Client, mission: string) =>
+  c.messages.filter((m) => m.info && m.body?.mission === mission);
+const nextOf = (c: Client, mission: string, type: string) =>
+  c.next((m) => m.info?.type === type && m.body?.mission === mission);
+
+describe('Live updates the MMGIS client reads (AUTH=none)', () => {
+  const port = () => portOf(apiUrl());
+
+  it('sends addLayer, updateLayer, removeLayer and upsert messages without any subscribe step', async () => {
+    const mission = uniqueName('live');
+    expect((await post('upsert', { mission, config: config() })).status).toBe(200);
+    const page = await connect(port());
+    const added = await post('addLayer', { mission, layer: { name: 'Rovers', type: 'tile', url: 'r' } });
+    const uuid = added.body.newlyAddedUUIDs[0].uuid;
+    const addMsg = await nextOf(page, mission, 'addLayer');
+    expect(addMsg.info).toEqual({ type: 'addLayer', layerName: uuid, route: 'config', mission });
+    expect(addMsg.forceClientUpdate).toBe(false);
+    expect(addMsg.body).toMatchObject({ mission, version: 2 });
+    expect(addMsg.body.config.layers.map((l: any) => l.uuid)).toEqual([uuid]);
+
+    await post('updateLayer', { mission, layerUUID: uuid, layer: { name: 'R2' }, forceClientUpdate: true });
+    const upd = await nextOf(page, mission, 'updateLayer');
+    expect(upd.info).toEqual({ type: 'updateLayer', layerName: uuid, route: 'config', mission });
+    expect(upd.forceClientUpdate).toBe(true);
+
+    // An array of layers: layerName is the array of their uuids.
+    const two = await post('addLayer', {
+      mission,
+      layer: [
+        { name: 'A', type: 'tile', url: 'a' },
+        { name: 'B', type: 'header', sublayers: [{ name: 'C', type: 'tile', url: 'c' }] },
+      ],
+    });
+    const [a, b] = two.body.newlyAddedUUIDs.filter((n: any) => n.name !== 'C').map((n: any) => n.uuid);
+    const addTwo = await page.next((m) => m.info?.type === 'addLayer' && Array.isArray(m.info.layerName));
+    expect(addTwo.info.layerName).toEqual([a, b]);
+
+    await post('removeLayer', { mission, layerUUID: a, forceClientUpdate: true });
+    const rem = await nextOf(page, mission, 'removeLayer');
+    expect(rem.info.layerName).toEqual([a]);
+
+    // The configure app's save: an upsert carrying its page id, echoed so other configure pages lock.
+    await post('upsert', { mission, config: rem.body.config, id: 4242 });
+    const up = await nextOf(page, mission, 'upsert');
+    expect(up.info).toEqual({ type: 'upsert', route: 'config', id: 4242, mission });
+    expect(up.body.config).toBeTypeOf('object');
+
+    // No stored change, no message: updateInitialView with the same view twice.
+    await post('updateInitialView', { mission, zoom: 3 });
+    await post('updateInitialView', { mission, zoom: 3 });
+    await sleep(500);
+    expect(clientMessages(page, mission).map((m) => m.info.type)).toEqual([
+      'addLayer',
+      'updateLayer',
+      'addLayer',
+      'removeLayer',
+      'upsert',
+      'upsert',
+    ]);
+    // Nothing of the older protocol for a connection that never subscribed.
+    expect(configEvents(page)).toHaveLength(0);
+  });
+
+  it('a subscribed connection keeps the older events and gets none of the client messages', async () => {
+    const mission = uniqueName('live');
+    await post('upsert', { mission, config: config() });
+    const legacy = await connect(port());
+    await subscribed(legacy, mission);
+    await post('updateInitialView', { mission, zoom: 6, forceClientUpdate: true });
+    await legacy.next((m) => m.type === 'config' && m.mission === mission);
+    await sleep(300);
+    expect(legacy.messages.filter((m) => m.info)).toHaveLength(0);
+  });
+
+  it('tells open maps to reload the layers of a geodataset that was rewritten', async () => {
+    const mission = uniqueName('live');
+    const dataset = uniqueName('liveds').toLowerCase();
+    const point = (n: number) => ({
+      type: 'FeatureCollection',
+      features: [{ type: 'Feature', properties: { n }, geometry: { type: 'Point', coordinates: [n, 0] } }],
+    });
+    const write = (path: string, body: unknown) =>
+      call('POST', `/api/geodatasets/${path}`, { body, token: adminToken() });
+    expect((await write('recreate', { name: dataset, geojson: point(1) })).status).toBe(200);
+    const layers = [
+      {
+        name: 'H',
+        type: 'header',
+        sublayers: [{ name: 'Points', type: 'vector', url: `geodatasets:${dataset}` }],
+      },
+      { name: 'Other', type: 'tile', url: 'o' },
+    ];
+    const made = await post('upsert', { mission, config: { ...config(), layers } });
+    const uuid = made.body.newlyAddedUUIDs.find((n: any) => n.name === 'Points').uuid;
+    const page = await connect(port());
+    expect((await write(`append/${dataset}`, point(2))).status).toBe(200);
+    const msg = await nextOf(page, mission, 'updateLayer');
+    expect(msg).toEqual({
+      info: { type: 'updateLayer', layerName: [uuid], mission },
+      body: { mission },
+      forceClientUpdate: true,
+    });
+    expect((await call('DELETE', `/api/geodatasets/remove/${dataset}`, { token: adminToken() })).status).toBe(
+      200,
+    );
+    await page.next((m) => m.info?.type === 'updateLayer' && m.body?.mission === mission && m !== msg);
+  });
+});
+
+describe('Live updates under AUTH=local', () => {
+  const port = () => portOf(apiUrlLocal());
+
+  it('sends a connection only the missions its session may view; anonymous ones get nothing', async () => {
+    const mine = uniqueName('livel');
+    const theirs = uniqueName('livel');
+    await post('upsert', { mission: mine, config: config() });
+    await post('upsert', { mission: theirs, config: config() });
+    const user = await userWithSession('user', [mine], apiUrlLocal());
+    const viewer = await connect(port(), { cookie: user.cookie });
+    const anonymous = await connect(port());
+    const admin = await connect(port(), { authorization: `Bearer ${adminToken()}` });
+
+    // Through the AUTH=local service: the pushing function's mode decides who may view (both test
+    // services share one database, so the AUTH=none one would send its changes to every connection).
+    const addLocal = (mission: string, name: string) =>
+      call('POST', '/api/configure/addLayer', {
+        body: { mission, layer: { name, type: 'tile', url: name } },
+        token: adminToken(),
+        base: apiUrlLocal(),
+      });
+    expect((await addLocal(theirs, 'T')).status).toBe(200);
+    expect((await addLocal(mine, 'M')).status).toBe(200);
+    await nextOf(viewer, mine, 'addLayer');
+    await nextOf(admin, theirs, 'addLayer');
+    await nextOf(admin, mine, 'addLayer');
+    await sleep(300);
+    expect(clientMessages(viewer, theirs)).toHaveLength(0);
+    expect([...clientMessages(anonymous, mine), ...clientMessages(anonymous, theirs)]).toHaveLength(0);
+  });
+
+  it("refuses a session cookie sent from another site's page", async () => {
+    const user = await userWithSession('admin', [], apiUrlLocal());
+    await expect(connect(port(), { cookie: user.cookie, origin: 'https://evil.example' })).rejects.toThrow(
+      /403/,
+    );
+    const own = await connect(port(), {
+      cookie: user.cookie,
+      origin: `http://127.0.0.1:${port()}`,
+    });
+    expect(own.ws.readyState).toBe(WebSocket.OPEN);
+  });
+});
+
+describe('HTTP and WebSocket on one port', () => {
+  it('answers plain HTTP requests and WebSocket handshakes on the same port and path', async () => {
+    const res = await fetch(`${apiUrl()}/api/configure/missions`);
+    expect(res.status).toBe(200);
+    const c = await connect(portOf(apiUrl()));
+    c.send({ action: 'ping' });
+    expect(await c.next((m) => m.type === 'pong')).toEqual({ type: 'pong' });
   });
 });

@@ -70,7 +70,8 @@ async function start() {
     CORS_ORIGINS: 'https://app.allowed.test',
   };
   const [open, local] = await Promise.all([
-    startService({ databaseUrl: fresh.url, env: { ...env, AUTH: 'none' } }),
+    // Webhook calls may reach the tests' receivers on loopback here only (tests/api/webhooks.test.ts).
+    startService({ databaseUrl: fresh.url, env: { ...env, AUTH: 'none', WEBHOOK_ALLOW_PRIVATE: 'true' } }),
     startService({ databaseUrl: fresh.url, env: { ...env, AUTH: 'local' } }),
   ]);
   const admin = { username: 'admin', password: 'correct horse battery staple' };

@@ -1,3 +1,4 @@
+import { announceDataChange } from '#lib/configure/liveData.ts';
 import type { Db, TxSql } from '#lib/db/index.ts';
 import { HttpError } from '#lib/errors.ts';
 import {
@@ -131,7 +132,7 @@ export async function recreateGeodataset(
 ): Promise<WriteResult> {
   const o = normalizeOptions(opts);
   const source = sourceOf(geojson);
-  return db.transaction(async (tx) => {
+  const result = await db.transaction(async (tx) => {
     const found = await lockOrCreate(tx, source, o, tuning);
     if ('added' in found) return found;
     const ds = found;
@@ -145,6 +146,8 @@ export async function recreateGeodataset(
     await tx`update geodatasets set table_name = ${old}, version = version + 1 where id = ${ds.id}`;
     return { name: o.name, num_features: added, added };
   });
+  await announceDataChange(db, o.name);
+  return result;
 }
 
 /**
@@ -162,7 +165,7 @@ export async function appendGeodataset(
 ): Promise<WriteResult> {
   const o = normalizeOptions(opts);
   const source = sourceOf(geojson);
-  return db.transaction(async (tx) => {
+  const result = await db.transaction(async (tx) => {
     const found = await lockOrCreate(tx, source, o, tuning);
     if ('added' in found) return found;
     const ds = found;
@@ -179,4 +182,6 @@ export async function appendGeodataset(
       returning num_features`;
     return { name: o.name, num_features: Number(row.num_features), added };
   });
+  await announceDataChange(db, o.name);
+  return result;
 }
