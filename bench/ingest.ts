@@ -17,7 +17,7 @@ import { handler as appendHandler } from '../functions/geodatasets/append.ts';
 import { handler as recreateHandler } from '../functions/geodatasets/recreate_name.ts';
 import { generateToken } from '../lib/auth/tokens.ts';
 import { createUser } from '../lib/auth/users.ts';
-import { startEmbedded } from '../lib/db/embedded.ts';
+import { startEmbedded } from '../lib/db/embedded/start.ts';
 import { closeDb, createDb, type Db } from '../lib/db/index.ts';
 import { convertProperties } from '../lib/geodatasets/manage.ts';
 import { recreateGeodataset } from '../lib/geodatasets/write/write.ts';

@@ -20,7 +20,7 @@ import { fileURLToPath } from 'node:url';
 import { handler as ingestHandler } from '../functions/jobs/ingestUpload.ts';
 import { generateToken } from '../lib/auth/tokens.ts';
 import { createUser } from '../lib/auth/users.ts';
-import { freePort } from '../lib/db/embedded.ts';
+import { freePort } from '../lib/db/embedded/start.ts';
 import { closeDb, createDb, getDb } from '../lib/db/index.ts';
 import { recreateGeodataset } from '../lib/geodatasets/write/write.ts';
 import { createUpload } from '../lib/uploads/upload.ts';

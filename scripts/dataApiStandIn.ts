@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import postgres from 'postgres';
-import { freePort } from '../lib/db/embedded.ts';
+import { freePort } from '../lib/db/embedded/start.ts';
 import { parseDatabaseUrl } from '../lib/db/index.ts';
 import {
   ApiError,

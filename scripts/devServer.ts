@@ -2,7 +2,7 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { type EmbeddedDatabase, freePort, startEmbedded } from '../lib/db/embedded.ts';
+import { type EmbeddedDatabase, freePort, startEmbedded } from '../lib/db/embedded/start.ts';
 import { createDb } from '../lib/db/index.ts';
 import { migrate } from '../lib/db/migrate.ts';
 import { dataApiEnv } from './dataApiStandIn.ts';

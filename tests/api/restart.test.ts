@@ -1,6 +1,6 @@
 import { createServer } from 'node:net';
 import { describe, expect, inject, it } from 'vitest';
-import { freePort } from '#lib/db/embedded.ts';
+import { freePort } from '#lib/db/embedded/start.ts';
 import { startService } from '../../scripts/devServer.ts';
 import { call, login, userWithSession } from '../helpers.ts';
 

@@ -1,6 +1,6 @@
 import { connect, createServer, type Server, type Socket } from 'node:net';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
-import { freePort } from '#lib/db/embedded.ts';
+import { freePort } from '#lib/db/embedded/start.ts';
 import { closeDb, createDb, parseDatabaseUrl } from '#lib/db/index.ts';
 import { endpoint } from '#lib/http/endpoint.ts';
 import { handler } from '../../functions/configure/missions.ts';

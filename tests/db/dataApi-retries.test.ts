@@ -1,7 +1,7 @@
 import type { APIGatewayProxyEvent } from 'aws-lambda';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDataApiDb } from '#lib/db/dataApi/index.ts';
-import { freePort } from '#lib/db/embedded.ts';
+import { freePort } from '#lib/db/embedded/start.ts';
 import { closeDb, createDb, type Db, probe, type Queryable } from '#lib/db/index.ts';
 import { endpoint } from '#lib/http/endpoint.ts';
 import { type Fault, type StandIn, startDataApiStandIn } from '../../scripts/dataApiStandIn.ts';

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import postgres from 'postgres';
-import { startEmbedded } from '../../lib/db/embedded.ts';
+import { startEmbedded } from '../../lib/db/embedded/start.ts';
 import { prepareDatabase } from '../../scripts/devServer.ts';
 
 export interface FreshDatabase {

@@ -1,0 +1,54 @@
+import { randomBytes } from 'node:crypto';
+import { mkdirSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { resolve } from 'node:path';
+import { PGlite } from '@electric-sql/pglite';
+import { postgis } from '@electric-sql/pglite-postgis';
+import { envText } from '#lib/settings.ts';
+import { PGliteWireServer } from './wireServer.ts';
+
+export interface EmbeddedDatabase {
+  /** The URL the functions connect with: user `postgres`, this start's random password. */
+  url: string;
+  dataDir: string;
+  stop(): Promise<void>;
+}
+
+/** A free loopback TCP port. */
+export function freePort(): Promise<number> {
+  return new Promise((ok, fail) => {
+    const srv = createServer();
+    srv.once('error', fail);
+    srv.listen(0, '127.0.0.1', () => {
+      const { port } = srv.address() as { port: number };
+      srv.close(() => ok(port));
+    });
+  });
+}
+
+/**
+ * Starts PGlite with PostGIS on `dataDir` (created when missing; `memory://` for a throwaway one, which
+ * comes back empty if PGlite has to be restarted) and serves it on a loopback port with a random
+ * password, so the ordinary postgres.js driver reaches it with `url` (docs/connections.md).
+ */
+export async function startEmbedded(
+  dataDir = envText('DATA_DIR') ?? '.data/pglite',
+  port?: number,
+): Promise<EmbeddedDatabase> {
+  const dir = dataDir.startsWith('memory://') ? dataDir : resolve(dataDir);
+  if (!dir.startsWith('memory://')) mkdirSync(dir, { recursive: true });
+  const open = async () => {
+    const db = await PGlite.create({ dataDir: dir, extensions: { postgis } });
+    await db.exec('create extension if not exists postgis');
+    return db;
+  };
+  const password = randomBytes(18).toString('base64url');
+  const server = new PGliteWireServer(open, { password });
+  const p = await server.listen(port ?? (await freePort()));
+  return {
+    // `embedded=pglite` tells createDb to use unnamed statements (one shared session, see wireServer.ts).
+    url: `postgres://postgres:${password}@127.0.0.1:${p}/postgres?sslmode=disable&embedded=pglite`,
+    dataDir: dir,
+    stop: () => server.close(),
+  };
+}
