@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type EmbeddedDatabase, freePort, startEmbedded } from '../lib/db/embedded/start.ts';
-import { createDb } from '../lib/db/index.ts';
+import { createDb, parseDatabaseUrl } from '../lib/db/index.ts';
 import { migrate } from '../lib/db/migrate.ts';
 import { dataApiEnv } from './dataApiStandIn.ts';
 import { type SharedPort, startSharedPort } from './sharedPort.ts';
@@ -339,6 +339,10 @@ export async function runDevServer(): Promise<RunningService> {
   console.log(
     `API ready on http://localhost:${port}/api/ (WebSocket on ws://localhost:${port}/, S3 stand-in on ${svc.s3Endpoint})`,
   );
+  if (svc.embedded)
+    console.log(
+      `Embedded database (this start's password; psql works too): ${parseDatabaseUrl(svc.databaseUrl).url}`,
+    );
   const shutdown = async () => {
     await svc.stop();
     process.exit(0);
