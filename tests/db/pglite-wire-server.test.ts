@@ -247,6 +247,22 @@ describe.skipIf(!isEmbedded())('PGliteWireServer', () => {
     expect(await probe(port)).toBe(1);
   });
 
+  it('ends the half-done exchange of a client that leaves, so the next client is not skipped', async () => {
+    const other = client(port);
+    try {
+      expect((await other`select 1 as ok`)[0].ok).toBe(1); // connected before
+      const socket = await rawClient(port);
+      // A Parse that fails, then Flush: PGlite now skips every message until a Sync.
+      const answered = new Promise<string>((ok) => socket.once('data', (d) => ok(d.toString('latin1'))));
+      socket.write(Buffer.concat([message('P', Buffer.from([1, 2])), message('H', '')]));
+      expect(await answered).toMatch(/SERROR.*C08P01/s);
+      socket.destroy();
+      expect(await other`select 2 as ok`).toEqual([{ ok: 2 }]);
+    } finally {
+      await other.end({ timeout: 1 });
+    }
+  });
+
   it('takes the database back from a client idle in a transaction for too long', async () => {
     const socket = await rawClient(port);
     const received: Buffer[] = [];

@@ -75,6 +75,7 @@ const SYNC = 0x53;
 const QUERY = 0x51;
 const FLUSH = 0x48;
 const TERMINATE = 0x58;
+const SYNC_MESSAGE = Buffer.from([SYNC, 0, 0, 0, 4]);
 /** CopyData, CopyDone, CopyFail. */
 const COPY_MESSAGES = new Set([0x64, 0x63, 0x66]);
 
@@ -157,12 +158,14 @@ export class PGliteWireServer {
 
   /** Stops serving and closes PGlite. */
   async close(): Promise<void> {
+    // A PGlite that failed is not closed: its WASM has exited, and a call into it may never return.
+    const wasUp = this.state === 'up';
     this.state = 'closed';
     this.setOwner(null);
     for (const c of this.clients.values()) c.socket.destroy();
     await new Promise<void>((ok) => (this.server ? this.server.close(() => ok()) : ok()));
     this.server = null;
-    await this.db?.close();
+    if (wasUp) await this.db?.close();
     this.db = null;
   }
 
@@ -287,11 +290,11 @@ export class PGliteWireServer {
     void this.pump();
   }
 
-  /** A client that vanished inside a transaction must not keep the database. */
+  /** A client that vanished mid-exchange or inside a transaction must not keep the database. */
   private async release(client: Client) {
     if (this.owner !== client) return;
     try {
-      await this.rollback();
+      await this.abandon();
     } catch (e) {
       return this.failed(e);
     }
@@ -300,11 +303,16 @@ export class PGliteWireServer {
   }
 
   /**
-   * Not inside `db.runExclusive`: that holds PGlite's query lock, which `exec` takes too, so the rollback
-   * would wait for itself and stop the database for every client.
+   * Ends what a departed client left half-done: its extended-protocol exchange (after an error PGlite skips
+   * every message until a Sync, the next client's too) and its transaction. The rollback is not inside
+   * `db.runExclusive`: that holds PGlite's query lock, which `exec` takes too, so it would wait for itself
+   * and stop the database for every client.
    */
-  private async rollback() {
-    if (this.db?.isInTransaction()) await this.db.exec('rollback');
+  private async abandon() {
+    const db = this.db;
+    if (!db) return;
+    await db.runExclusive(() => db.execProtocolRawStream(SYNC_MESSAGE, { onRawData: () => {} }));
+    if (db.isInTransaction()) await db.exec('rollback');
   }
 
   /** Sets who holds the session, and watches a holder that goes quiet while others wait. */
@@ -363,7 +371,7 @@ export class PGliteWireServer {
           // The client left while its unit ran (its close was handled before it held the session):
           // nobody will finish its transaction or exchange, so end them here.
           try {
-            if (inTransaction) await this.rollback();
+            if (inTransaction || !unit.complete) await this.abandon();
           } catch (e) {
             this.failed(e);
             return;
