@@ -147,6 +147,16 @@ describe.skipIf(!isEmbedded())('PGliteWireServer', () => {
     expect(await probe(port)).toBe(1);
   });
 
+  it('takes a message of many megabytes, received in many chunks', async () => {
+    const sql = client(port);
+    try {
+      const text = 'x'.repeat(24 * 1024 * 1024);
+      expect((await sql`select length(${text}) as n`)[0].n).toBe(text.length);
+    } finally {
+      await sql.end({ timeout: 1 });
+    }
+  });
+
   it('accepts only protocol 3.0 start-ups; answers SSLRequest with N and closes on CancelRequest', async () => {
     for (const version of [0x20000, 0x30001, 0x40000]) {
       const socket = connect(port, '127.0.0.1');

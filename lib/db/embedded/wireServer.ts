@@ -44,6 +44,11 @@ interface Client {
   user: string;
   /** Bytes received and not yet read as messages. */
   buf: Buffer;
+  /** Chunks received after `buf`, joined to it only once the message being received is whole. */
+  chunks: Buffer[];
+  received: number;
+  /** The length `buf` needs before the next message (or its header) can be read. */
+  need: number;
   /** The messages of the unit being gathered (up to its Sync, Query or Flush). */
   pending: Buffer[];
   pendingBytes: number;
@@ -101,6 +106,13 @@ export function fixReadyForQuery(raw: Buffer, expected: number): { data: Buffer;
 
 function countReadyRequests(messages: Buffer[]): number {
   return messages.filter((m) => m[0] === SYNC || m[0] === QUERY).length;
+}
+
+/** How many bytes `client.buf` must hold before `read` can take its next packet or message. */
+function bytesNeeded(client: Client): number {
+  const { buf } = client;
+  if (client.phase === 'startup') return buf.length < 8 ? 8 : buf.readInt32BE(0);
+  return buf.length < 5 ? 5 : 1 + buf.readInt32BE(1);
 }
 
 const sha256 = (text: string) => createHash('sha256').update(text).digest();
@@ -177,15 +189,25 @@ export class PGliteWireServer {
       inSession: false,
       user: '',
       buf: Buffer.alloc(0),
+      chunks: [],
+      received: 0,
+      need: 8,
       pending: [],
       pendingBytes: 0,
       queued: 0,
     };
     this.clients.set(client.id, client);
     socket.setNoDelay(true);
-    socket.on('data', (chunk) => {
-      client.buf = client.buf.length ? Buffer.concat([client.buf, chunk]) : chunk;
+    socket.on('data', (chunk: Buffer) => {
+      // A large message arrives in many chunks: joining each to the rest would copy it over and over.
+      client.chunks.push(chunk);
+      client.received += chunk.length;
+      if (client.received < client.need) return;
+      client.buf = Buffer.concat([client.buf, ...client.chunks]);
+      client.chunks = [];
       this.read(client);
+      client.received = client.buf.length;
+      client.need = bytesNeeded(client);
     });
     const gone = () => {
       if (!this.clients.has(client.id)) return;
