@@ -5,7 +5,7 @@
  */
 import type { Socket } from 'node:net';
 
-/** PostgreSQL's limits (src/include/libpq/libpq.h): 1 GB for messages that carry data, 10,000 bytes otherwise. */
+/** PostgreSQL's limits (libpq.h): 1 GB for messages that carry data, 10,000 bytes for the others. */
 const LARGE_MESSAGE_LIMIT = 0x3fffffff;
 const SMALL_MESSAGE_LIMIT = 10_000;
 
@@ -93,7 +93,7 @@ export function passwordOf(message: Buffer): string {
   return body.subarray(0, end < 0 ? body.length : end).toString('utf8');
 }
 
-/** Sends `last` (a FATAL ErrorResponse), then closes the connection whether or not the client closes its end. */
+/** Sends `last` (a FATAL ErrorResponse), then closes the connection, whether or not the client does. */
 export function endWith(socket: Socket, last: Buffer): void {
   socket.end(last, () => socket.destroy());
 }

@@ -411,8 +411,8 @@ export class PGliteWireServer {
 
   /**
    * PGlite failed: its session is gone. Every client is ended (57P02 for those that had a session, as
-   * PostgreSQL ends the other sessions after a backend crash; 57P03 for those still connecting), new ones are refused with
-   * 57P03 until PGlite is open again on the same data.
+   * PostgreSQL ends the other sessions after a backend crash; 57P03 for those still connecting), and new
+   * ones are refused with 57P03 until PGlite is open again on the same data.
    */
   private failed(error: unknown) {
     if (this.state !== 'up') return;
