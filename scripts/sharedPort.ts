@@ -26,8 +26,23 @@ export function isWebSocketHandshake(head: Buffer): boolean {
   return text.startsWith('GET ') && UPGRADE.test(text);
 }
 
+/**
+ * The client's own loopback address, for the upstream connection's local end: serverless-offline takes the
+ * event's `sourceIp` from the connection it accepts, and the login throttle counts per address
+ * (docs/auth.md). Any 127.0.0.0/8 address can be bound on loopback; other clients keep the default.
+ */
+export function loopbackSource(address: string | undefined): string | undefined {
+  const v4 = address?.replace(/^::ffff:/, '');
+  return v4 && /^127\.\d+\.\d+\.\d+$/.test(v4) ? v4 : undefined;
+}
+
 function splice(client: net.Socket, head: Buffer, host: string, port: number): void {
-  const upstream = net.connect({ host, port, noDelay: true });
+  const upstream = net.connect({
+    host,
+    port,
+    noDelay: true,
+    localAddress: loopbackSource(client.remoteAddress),
+  });
   const close = () => {
     client.destroy();
     upstream.destroy();
