@@ -60,7 +60,7 @@ export async function addFeature(q: Queryable, c: Caller, fileId: number, a: Add
   if (a.clip === 'under') {
     const pieces = await clipUnder(q, fileId, current, { level, intent, properties, geojson });
     if (pieces.length)
-      await writeSnapshot(q, fileId, Action.addUnder, [...current, ...pieces.map((p) => p.id)], c.username);
+      await writeSnapshot(q, fileId, Action.addUnder, [...current, ...pieces.map((p) => p.id)], c.id);
     return { id: pieces[0]?.id ?? null, uuid: pieces[0]?.uuid ?? null, intent, ids: pieces.map((p) => p.id) };
   }
 
@@ -89,7 +89,7 @@ export async function addFeature(q: Queryable, c: Caller, fileId: number, a: Add
     written.ids.push(...clipped.rows.map((r) => r.id));
     action = Action.addOver;
   }
-  await writeSnapshot(q, fileId, action, next, c.username);
+  await writeSnapshot(q, fileId, action, next, c.id);
   return written;
 }
 
@@ -130,13 +130,7 @@ export async function editFeature(q: Queryable, c: Caller, fileId: number, e: Ed
     from draw_features o, lateral (select coalesce(${props}::text::jsonb, o.properties) as props) p
     where o.id = ${e.featureId}
     returning id, properties->>'uuid' as uuid, intent`;
-  await writeSnapshot(
-    q,
-    fileId,
-    Action.edit,
-    swap(current, [{ id: row.id, replaces: e.featureId }]),
-    c.username,
-  );
+  await writeSnapshot(q, fileId, Action.edit, swap(current, [{ id: row.id, replaces: e.featureId }]), c.id);
   return { ...row, ids: [row.id] };
 }
 
@@ -144,14 +138,14 @@ export async function removeFeature(q: Queryable, c: Caller, fileId: number, id:
   await lockFile(q, fileId, c, 'features');
   const current = await currentIds(q, fileId);
   inSnapshot([id], current, 'id', fileId);
-  return writeSnapshot(q, fileId, Action.delete, swap(current, [], [id]), c.username);
+  return writeSnapshot(q, fileId, Action.delete, swap(current, [], [id]), c.id);
 }
 
 /** Makes the snapshot at exactly `undoTime` the file's content again, as a new snapshot (action 3). */
 export async function undoTo(q: Queryable, c: Caller, fileId: number, undoTime: number): Promise<Snapshot> {
   await lockFile(q, fileId, c, 'features');
   const target = await snapshotExactly(q, fileId, undoTime);
-  return writeSnapshot(q, fileId, Action.undo, target.history, c.username);
+  return writeSnapshot(q, fileId, Action.undo, target.history, c.id);
 }
 
 /** Merges `ids` (and `propId`) into new features carrying `propId`'s properties (action 6). */
@@ -172,7 +166,7 @@ export async function mergeFeatures(
   const gone = all.filter((id) => id !== propId);
   const next = swap(current, rows, gone);
   if (!rows.length) next.splice(next.indexOf(propId), 1);
-  await writeSnapshot(q, fileId, Action.merge, next, c.username);
+  await writeSnapshot(q, fileId, Action.merge, next, c.id);
   return rows.map((r) => r.id);
 }
 
@@ -188,6 +182,6 @@ export async function splitFeatures(
   const current = await currentIds(q, fileId);
   inSnapshot(ids, current, 'ids', fileId);
   const rows = await split(q, [...new Set(ids)], JSON.stringify(blade));
-  if (rows.length) await writeSnapshot(q, fileId, Action.split, swap(current, rows), c.username);
+  if (rows.length) await writeSnapshot(q, fileId, Action.split, swap(current, rows), c.id);
   return rows.map((r) => r.id);
 }

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Queryable } from '#lib/db/index.ts';
 import { badRequest } from '#lib/errors.ts';
-import { type Caller, type FileRow, lockFile } from './access.ts';
+import { type Caller, type FileRow, fileColumns, fileRow, lockFile } from './access.ts';
 import { validGeometry } from './geometry.ts';
 import { Action, writeSnapshot } from './history.ts';
 
@@ -24,9 +24,29 @@ export const PUBLICITY = ['read_only', 'list_edit', 'all_edit'] as const;
 
 export async function listFiles(q: Queryable, c: Caller): Promise<FileRow[]> {
   return q<FileRow[]>`
-    select * from draw_files
-    where hidden = '0' and (${c.admin} or public = '1' or file_owner = ${c.username})
-    order by id`;
+    select ${fileColumns(q)} from draw_files f
+    where f.hidden = '0' and (${c.admin} or f.public = '1' or f.owner_id = ${c.id})
+    order by f.id`;
+}
+
+/** The accounts of the named editors; a name that matches no user is a 400 naming it. */
+async function editorIds(q: Queryable, names: string[]): Promise<number[]> {
+  if (!names.length) return [];
+  const rows = await q<{ id: number; username: string }[]>`
+    select id, username from users where username = any(${names}::text[])`;
+  const missing = names.find((n) => !rows.some((r) => r.username === n));
+  if (missing !== undefined) throw badRequest(`Body field 'public_editors' names no user '${missing}'.`);
+  return rows.map((r) => Number(r.id));
+}
+
+async function setEditors(q: Queryable, fileId: number, names: string[]): Promise<void> {
+  const ids = await editorIds(q, names);
+  await q`delete from draw_file_editors where file_id = ${fileId}`;
+  if (ids.length) {
+    await q`
+      insert into draw_file_editors (file_id, user_id)
+      select ${fileId}, unnest(${ids}::bigint[])`;
+  }
 }
 
 export interface MakeInput {
@@ -82,14 +102,14 @@ export async function makeFile(q: Queryable, c: Caller, input: MakeInput): Promi
   const intent = input.intent ?? null;
   const features = featuresOf(input.geojson, intent);
   const [f] = await q<{ id: number }[]>`
-    insert into draw_files (file_owner, file_name, file_description, intent, public, template,
-      publicity_type, public_editors)
-    values (${c.username}, ${input.file_name}, ${input.file_description ?? ''}, ${intent},
+    insert into draw_files (owner_id, file_name, file_description, intent, public, template,
+      publicity_type)
+    values (${c.id}, ${input.file_name}, ${input.file_description ?? ''}, ${intent},
       ${input.public ?? '1'},
       ${input.template === undefined || input.template === null ? null : JSON.stringify(input.template)}::text::jsonb,
-      ${input.publicity_type === undefined ? 'read_only' : input.publicity_type},
-      ${input.public_editors ?? []}::text[])
+      ${input.publicity_type === undefined ? 'read_only' : input.publicity_type})
     returning id`;
+  await setEditors(q, f.id, input.public_editors ?? []);
   const ids = features.length
     ? (
         await q<{ id: number }[]>`
@@ -102,7 +122,7 @@ export async function makeFile(q: Queryable, c: Caller, input: MakeInput): Promi
           returning id`
       ).map((r) => r.id)
     : [];
-  await writeSnapshot(q, f.id, Action.add, ids, c.username);
+  await writeSnapshot(q, f.id, Action.add, ids, c.id);
   return f.id;
 }
 
@@ -118,25 +138,23 @@ export interface ChangeInput {
 export async function changeFile(q: Queryable, c: Caller, id: number, ch: ChangeInput): Promise<FileRow> {
   await lockFile(q, id, c, 'file');
   const set = (k: keyof ChangeInput) => ch[k] !== undefined;
-  const [row] = await q<FileRow[]>`
+  if (ch.public_editors !== undefined) await setEditors(q, id, ch.public_editors);
+  await q`
     update draw_files set
       file_name = ${set('file_name') ? ch.file_name! : q`file_name`},
       file_description = ${set('file_description') ? ch.file_description! : q`file_description`},
       public = ${set('public') ? ch.public! : q`public`},
       template = ${set('template') ? q`${ch.template === null ? null : JSON.stringify(ch.template)}::text::jsonb` : q`template`},
       publicity_type = ${set('publicity_type') ? ch.publicity_type! : q`publicity_type`},
-      public_editors = ${set('public_editors') ? q`${ch.public_editors!}::text[]` : q`public_editors`},
       updated_on = now()
-    where id = ${id}
-    returning *`;
-  return row;
+    where id = ${id}`;
+  return (await fileRow(q, id)) as FileRow;
 }
 
 export async function setHidden(q: Queryable, c: Caller, id: number, hidden: boolean): Promise<FileRow> {
   await lockFile(q, id, c, 'file');
-  const [row] = await q<FileRow[]>`
-    update draw_files set hidden = ${hidden ? '1' : '0'}, updated_on = now() where id = ${id} returning *`;
-  return row;
+  await q`update draw_files set hidden = ${hidden ? '1' : '0'}, updated_on = now() where id = ${id}`;
+  return (await fileRow(q, id)) as FileRow;
 }
 
 const MARK = { tags: '~#', folders: '~@', efolders: '~^' } as const;
@@ -158,7 +176,7 @@ export async function modifyKeyword(
   const re = new RegExp(`(^|\\s)${escaped}(?=\\s|$)`, 'g');
   const rows = await q<{ id: number; file_description: string }[]>`
     select id, file_description from draw_files
-    where file_owner = ${c.username} and not is_master and strpos(file_description, ${mark + keyword}) > 0
+    where owner_id = ${c.id} and not is_master and strpos(file_description, ${mark + keyword}) > 0
     order by id for update`;
   let count = 0;
   for (const r of rows) {

@@ -33,7 +33,9 @@ export const Action = {
   split: 8,
 } as const;
 
-const cols = (q: Queryable) => q`history_id, time, action_index, to_jsonb(history) as history, author`;
+// `author` is the author's current username (null once that account is removed): docs/draw.md.
+const cols = (q: Queryable) => q`history_id, time, action_index, to_jsonb(history) as history,
+  (select u.username from users u where u.id = author_id) as author`;
 
 /** The snapshot in force at `time` (default: the latest); `publishedOnly` considers publish snapshots. */
 export async function snapshotAt(
@@ -65,16 +67,16 @@ export async function writeSnapshot(
   fileId: number,
   action: number,
   history: number[],
-  author: string | null,
+  authorId: number | null,
 ): Promise<Snapshot> {
   const [s] = await q<Snapshot[]>`
     with last as (
       select max(history_id) as hid, max(time) as t from draw_history where file_id = ${fileId}
     )
-    insert into draw_history (file_id, history_id, time, action_index, history, author)
+    insert into draw_history (file_id, history_id, time, action_index, history, author_id)
     select ${fileId}, coalesce(last.hid + 1, 0),
       greatest((extract(epoch from clock_timestamp()) * 1000)::bigint, coalesce(last.t + 1, 0)),
-      ${action}, ${history}::bigint[], ${author}
+      ${action}, ${history}::bigint[], ${authorId}
     from last
     returning ${cols(q)}`;
   return s;

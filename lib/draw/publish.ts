@@ -24,12 +24,12 @@ export async function publish(q: Queryable, c: Caller): Promise<{ publish_id: nu
     });
   }
   const [p] = await q<{ id: number }[]>`
-    insert into draw_publishes (time, author, hierarchy)
-    values (${time}, ${c.username}, ${JSON.stringify(compiled.hierarchy)}::text::jsonb) returning id`;
+    insert into draw_publishes (time, author_id, hierarchy)
+    values (${time}, ${c.id}, ${JSON.stringify(compiled.hierarchy)}::text::jsonb) returning id`;
   await q`
     ${featsCte(q, latest)}
     insert into draw_published_features (publish_id, feature_id, file_id, level, intent, properties, geom)
     select ${p.id}, id, file_id, level, intent, properties, geom from feats`;
-  for (const id of masters) await writeSnapshot(q, id, Action.publish, await currentIds(q, id), c.username);
+  for (const id of masters) await writeSnapshot(q, id, Action.publish, await currentIds(q, id), c.id);
   return { publish_id: p.id, time };
 }

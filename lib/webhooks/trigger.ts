@@ -105,7 +105,7 @@ async function deliverOne(
 export async function deliverWebhooks(db: Db, e: DeliveryEvent): Promise<Outcome[]> {
   const { file, geojson } = await getFiles(
     db.sql,
-    { username: 'webhooks', admin: true },
+    { id: 0, username: 'webhooks', admin: true },
     {
       ids: [e.fileId],
       published: false,

@@ -45,6 +45,14 @@ export const snapshotAnswer = successMessage(snapshot);
 
 export const fileAnswer = successMessage(fileRow);
 export const filesAnswer = successMessage(arrayOf(fileRow));
+/** files/orphans: ownerless files, each with the name of the account that owned it. */
+export const orphansAnswer = successMessage(
+  arrayOf({
+    ...fileRow,
+    required: [...fileRow.required, 'former_owner'],
+    properties: { ...fileRow.properties, former_owner: nullable(string) },
+  }),
+);
 export const madeFile = successMessage(object({ file_id: integer }));
 export const keywordAnswer = successMessage(object({ count: integer }));
 export const historyAnswer = successMessage(
