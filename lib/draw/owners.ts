@@ -1,6 +1,6 @@
 import type { Queryable } from '#lib/db/index.ts';
 import { notFound } from '#lib/errors.ts';
-import { type FileRow, fileColumns, lockFile } from './access.ts';
+import { type FileRow, fileColumns, fileRow, lockFile } from './access.ts';
 
 /**
  * Files owned by no account (docs/draw.md, "Ownership"): removing a user leaves their files so, and only
@@ -17,7 +17,8 @@ export async function listOrphans(q: Queryable): Promise<FileRow[]> {
 export async function reassign(q: Queryable, id: number, username: string): Promise<FileRow> {
   const [user] = await q<{ id: number }[]>`select id from users where username = ${username}`;
   if (!user) throw notFound(`No user named '${username}'.`);
+  // As an administrator would: 404 for no file, 403 for a master file.
   await lockFile(q, id, { id: 0, username: '', admin: true }, 'file');
   await q`update draw_files set owner_id = ${user.id}, former_owner = null, updated_on = now() where id = ${id}`;
-  return lockFile(q, id, { id: 0, username: '', admin: true }, 'file');
+  return (await fileRow(q, id)) as FileRow;
 }
