@@ -15,7 +15,16 @@ export default defineConfig({
     maxWorkers: 2,
     projects: [
       // `npm run test:unit`: no database, no service (its own project without the global setup).
-      { extends: true, test: { name: 'unit', include: ['tests/unit/**/*.test.ts'] } },
+      {
+        extends: true,
+        test: {
+          name: 'unit',
+          include: ['tests/unit/**/*.test.ts'],
+          // Endpoint stacks create their pool (postgres.js connects only on a first query, which no unit
+          // test makes); a port nothing listens on, so a query by mistake fails at once.
+          env: { DATABASE_URL: 'postgres://unit@127.0.0.1:9/none', DB_DRIVER: 'postgres' },
+        },
+      },
       {
         extends: true,
         test: {
