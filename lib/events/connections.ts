@@ -1,5 +1,5 @@
 import { toUser, type User } from '#lib/auth/users.ts';
-import type { Queryable } from '#lib/db/index.ts';
+import type { Db, Queryable } from '#lib/db/index.ts';
 
 /**
  * The WebSocket connection table: who is connected, and to which missions they subscribed. Kept in the
@@ -51,23 +51,27 @@ export async function connectionUser(
 export const MAX_SUBSCRIPTIONS = 20;
 
 /**
- * Subscribes the connection to `mission` unless it already holds `MAX_SUBSCRIPTIONS` others; decided and
- * stored in one statement. `false` when the cap refused it (subscribing again to a mission is `true`).
+ * Subscribes the connection to `mission` unless it already holds `MAX_SUBSCRIPTIONS` others. The
+ * connection's row is locked first, so concurrent subscribes of one connection are counted one after the
+ * other. `false` when the cap refused it (subscribing again to a held mission is `true`).
  */
-export async function subscribe(sql: Queryable, connectionId: string, mission: string): Promise<boolean> {
-  const [row] = await sql`
-    with existing as (
-      select 1 from ws_subscriptions where connection_id = ${connectionId} and mission = ${mission}
-    ), inserted as (
-      insert into ws_subscriptions (connection_id, mission)
-      select ${connectionId}, ${mission}
-      where not exists (select 1 from existing)
-        and (select count(*) from ws_subscriptions where connection_id = ${connectionId}) < ${MAX_SUBSCRIPTIONS}
-      on conflict do nothing
-      returning 1
-    )
-    select exists (select 1 from existing) or exists (select 1 from inserted) as ok`;
-  return row.ok === true;
+export async function subscribe(db: Db, connectionId: string, mission: string): Promise<boolean> {
+  return db.transaction(async (tx) => {
+    await tx`select 1 from ws_connections where connection_id = ${connectionId} for update`;
+    const [row] = await tx`
+      with existing as (
+        select 1 from ws_subscriptions where connection_id = ${connectionId} and mission = ${mission}
+      ), inserted as (
+        insert into ws_subscriptions (connection_id, mission)
+        select ${connectionId}, ${mission}
+        where not exists (select 1 from existing)
+          and (select count(*) from ws_subscriptions where connection_id = ${connectionId}) < ${MAX_SUBSCRIPTIONS}
+        on conflict do nothing
+        returning 1
+      )
+      select exists (select 1 from existing) or exists (select 1 from inserted) as ok`;
+    return row.ok === true;
+  });
 }
 
 /** Whether `mission` has a stored configuration (a subscription names an existing mission). */

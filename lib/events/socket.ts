@@ -164,7 +164,7 @@ export async function onMessage(db: Db, event: SocketEvent): Promise<SocketResul
   if (!(await missionExists(db.sql, mission))) {
     return reply(404, { type: 'error', action, mission, message: `Mission '${mission}' not found.` });
   }
-  if (!(await subscribe(db.sql, connectionId, mission))) {
+  if (!(await subscribe(db, connectionId, mission))) {
     return reply(429, {
       type: 'error',
       action,

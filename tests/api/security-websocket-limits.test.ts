@@ -74,6 +74,21 @@ describe('WebSocket subscriptions per connection', () => {
   });
 });
 
+describe('WebSocket subscriptions sent at once', () => {
+  it('holds the cap of 20 when 25 subscribes of one connection arrive together', async () => {
+    const missions = Array.from({ length: 25 }, () => uniqueName('wsburst'));
+    await Promise.all(missions.map(async (m) => expect((await upsert(m)).status).toBe(200)));
+    const client = await connect(portOf(apiUrl()));
+    for (const mission of missions) client.send({ action: 'subscribe', mission });
+    const deadline = Date.now() + 20_000;
+    const answers = () => client.messages.filter((m) => m.type === 'subscribed' || m.type === 'error');
+    while (answers().length < 25 && Date.now() < deadline) await sleep(50);
+    expect(answers().filter((m) => m.type === 'subscribed')).toHaveLength(20);
+    expect(answers().filter((m) => m.type === 'error')).toHaveLength(5);
+    expect(await storedFor(missions)).toBe(20);
+  }, 30_000);
+});
+
 describe('WebSocket message rate', () => {
   it('closes a connection that sends more than 30 messages in 10 seconds, and only that one', async () => {
     const flood = await connect(portOf(apiUrl()));
