@@ -2,6 +2,7 @@ import { endpoint } from '#lib/http/endpoint.ts';
 import { fieldsOf, jsonOrForm } from '#lib/http/formBody.ts';
 import { profileText, unreadableRaster } from '#lib/http/openapi/shapes/misc.ts';
 import { jsonText } from '#lib/http/response.ts';
+import { assertMayReadPath } from '#lib/rasters/access.ts';
 import { getProfile, parseProfileInput } from '#lib/rasters/profile.ts';
 import { srsLookup } from '#lib/rasters/srs.ts';
 import { missionStorage } from '#lib/storage/storage.ts';
@@ -17,8 +18,10 @@ const options = {
  * `[[lon, lat, value], ...]` as text, the established server's answer (its Measure tool `.replace()`s
  * the text before parsing it; docs/utils.md). Failures are the usual JSON.
  */
-export const handler = endpoint(options, async ({ body, db }) => {
-  const input = parseProfileInput(fieldsOf(body));
+export const handler = endpoint(options, async ({ body, db, principal }) => {
+  const fields = fieldsOf(body);
+  assertMayReadPath(principal, fields.path);
+  const input = parseProfileInput(fields);
   const profile = await getProfile(missionStorage(), srsLookup(db.sql), input);
   return jsonText(profile.body);
 });

@@ -1,6 +1,7 @@
 import { endpoint } from '#lib/http/endpoint.ts';
 import { ok } from '#lib/http/openapi/describe.ts';
 import { tilesetTimesAnswer } from '#lib/http/openapi/shapes/misc.ts';
+import { assertMayReadPath } from '#lib/rasters/access.ts';
 import { queryTilesetTimes } from '#lib/rasters/tilesetTimes.ts';
 import { missionStorage } from '#lib/storage/storage.ts';
 
@@ -12,8 +13,8 @@ const query = {
 /** GET /api/utils/queryTilesetTimes?path=...&starttime=&endtime= → {times: [{t, n}]}. */
 export const handler = endpoint(
   { auth: 'viewer', body: 'raw', schema: { query }, responses: ok(tilesetTimesAnswer) },
-  async ({ query }) => ({
-    status: 'success',
-    body: { times: await queryTilesetTimes(missionStorage(), query) },
-  }),
+  async ({ query, principal }) => {
+    assertMayReadPath(principal, query.path);
+    return { status: 'success', body: { times: await queryTilesetTimes(missionStorage(), query) } };
+  },
 );

@@ -33,12 +33,10 @@ function walk(layers: unknown, path: string[], found: (dataset: string, o: Occur
   }
 }
 
-/** Every dataset with its size and the layers that link to it (`variables.datasetLinks[].dataset`). */
-export async function listDatasetEntries(sql: Queryable): Promise<DatasetEntry[]> {
-  const [datasets, configs] = await Promise.all([
-    listDatasets(sql),
-    sql`select distinct on (mission) mission, config -> 'layers' as layers from configs order by mission, version desc`,
-  ]);
+/** For each dataset that a mission's current configuration links, the missions and layers linking it. */
+export async function datasetOccurrences(sql: Queryable): Promise<Map<string, Record<string, Occurrence[]>>> {
+  const configs =
+    await sql`select distinct on (mission) mission, config -> 'layers' as layers from configs order by mission, version desc`;
   const byDataset = new Map<string, Record<string, Occurrence[]>>();
   for (const c of configs) {
     walk(c.layers, [], (dataset, o) => {
@@ -48,6 +46,12 @@ export async function listDatasetEntries(sql: Queryable): Promise<DatasetEntry[]
       m[c.mission as string].push(o);
     });
   }
+  return byDataset;
+}
+
+/** Every dataset with its size and the layers that link to it (`variables.datasetLinks[].dataset`). */
+export async function listDatasetEntries(sql: Queryable): Promise<DatasetEntry[]> {
+  const [datasets, byDataset] = await Promise.all([listDatasets(sql), datasetOccurrences(sql)]);
   return datasets.map((d) => ({
     name: d.name,
     updated: d.updated,

@@ -1,5 +1,5 @@
 import { toUser, type User } from '#lib/auth/users.ts';
-import type { Queryable } from '#lib/db/index.ts';
+import type { Db, Queryable } from '#lib/db/index.ts';
 
 /**
  * The WebSocket connection table: who is connected, and to which missions they subscribed. Kept in the
@@ -24,6 +24,17 @@ export async function dropConnection(sql: Queryable, connectionId: string): Prom
   await sql`delete from ws_connections where connection_id = ${connectionId}`;
 }
 
+/**
+ * Forgets a connection a push found gone (410), unless `$connect` recorded it in the last 30 seconds: the
+ * gateway answers 410 for a connection whose `$connect` is still running (it is not open yet), and that
+ * connection opens a moment later.
+ */
+export async function dropGoneConnection(sql: Queryable, connectionId: string): Promise<void> {
+  await sql`
+    delete from ws_connections
+    where connection_id = ${connectionId} and connected_at < now() - interval '30 seconds'`;
+}
+
 /** The connection's user as it is now (role and missions re-read); `known: false` for no such connection. */
 export async function connectionUser(
   sql: Queryable,
@@ -36,10 +47,58 @@ export async function connectionUser(
   return { known: true, user: row.id == null ? null : toUser(row) };
 }
 
-export async function subscribe(sql: Queryable, connectionId: string, mission: string): Promise<void> {
-  await sql`
-    insert into ws_subscriptions (connection_id, mission) values (${connectionId}, ${mission})
-    on conflict do nothing`;
+/** The most missions one connection may subscribe to (docs/live-updates.md, "Limits"). */
+export const MAX_SUBSCRIPTIONS = 20;
+
+/**
+ * Subscribes the connection to `mission` unless it already holds `MAX_SUBSCRIPTIONS` others. The
+ * connection's row is locked first, so concurrent subscribes of one connection are counted one after the
+ * other. `false` when the cap refused it (subscribing again to a held mission is `true`).
+ */
+export async function subscribe(db: Db, connectionId: string, mission: string): Promise<boolean> {
+  return db.transaction(async (tx) => {
+    await tx`select 1 from ws_connections where connection_id = ${connectionId} for update`;
+    const [row] = await tx`
+      with existing as (
+        select 1 from ws_subscriptions where connection_id = ${connectionId} and mission = ${mission}
+      ), inserted as (
+        insert into ws_subscriptions (connection_id, mission)
+        select ${connectionId}, ${mission}
+        where not exists (select 1 from existing)
+          and (select count(*) from ws_subscriptions where connection_id = ${connectionId}) < ${MAX_SUBSCRIPTIONS}
+        on conflict do nothing
+        returning 1
+      )
+      select exists (select 1 from existing) or exists (select 1 from inserted) as ok`;
+    return row.ok === true;
+  });
+}
+
+/** Whether `mission` has a stored configuration (a subscription names an existing mission). */
+export async function missionExists(sql: Queryable, mission: string): Promise<boolean> {
+  const [row] = await sql`select exists (select 1 from configs where mission = ${mission}) as found`;
+  return row.found === true;
+}
+
+/**
+ * Counts one message of the connection in its window (`windowSeconds`, fixed) and answers the count so
+ * far, with the connection's management endpoint; null for an unknown connection. One statement, so
+ * concurrent messages of one connection all count.
+ */
+export async function countMessage(
+  sql: Queryable,
+  connectionId: string,
+  windowSeconds: number,
+): Promise<{ count: number; endpoint: string | null } | null> {
+  const [row] = await sql`
+    update ws_connections set
+      msg_count = case when msg_window_start < now() - make_interval(secs => ${windowSeconds})
+        then 1 else msg_count + 1 end,
+      msg_window_start = case when msg_window_start < now() - make_interval(secs => ${windowSeconds})
+        then now() else msg_window_start end
+    where connection_id = ${connectionId}
+    returning msg_count, endpoint`;
+  return row ? { count: Number(row.msg_count), endpoint: row.endpoint as string | null } : null;
 }
 
 export async function unsubscribe(sql: Queryable, connectionId: string, mission: string): Promise<void> {
@@ -51,7 +110,7 @@ export interface Subscriber {
   endpoint: string | null;
 }
 
-/** A connection that never subscribed: it gets the MMGIS client's messages (docs/live-updates.md). */
+/** A connection with its user as it is now (role and missions re-read; null when anonymous or removed). */
 export interface Viewer extends Subscriber {
   user: User | null;
 }
@@ -71,13 +130,16 @@ export async function viewerConnections(sql: Queryable): Promise<Viewer[]> {
   }));
 }
 
-export async function subscribersOf(sql: Queryable, mission: string): Promise<Subscriber[]> {
+/** The connections subscribed to `mission`, each with its user as it is now (role and missions re-read). */
+export async function subscribersOf(sql: Queryable, mission: string): Promise<Viewer[]> {
   const rows = await sql`
-    select c.connection_id, c.endpoint from ws_subscriptions s
+    select c.connection_id, c.endpoint, u.* from ws_subscriptions s
     join ws_connections c on c.connection_id = s.connection_id
+    left join users u on u.id = c.user_id
     where s.mission = ${mission}`;
   return rows.map((r) => ({
     connectionId: r.connection_id as string,
     endpoint: r.endpoint as string | null,
+    user: r.id == null ? null : toUser(r),
   }));
 }

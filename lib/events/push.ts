@@ -1,12 +1,13 @@
 import {
   ApiGatewayManagementApiClient,
+  DeleteConnectionCommand,
   PostToConnectionCommand,
 } from '@aws-sdk/client-apigatewaymanagementapi';
 import { canViewMission } from '#lib/auth/permissions.ts';
 import type { Queryable } from '#lib/db/index.ts';
 import { log } from '#lib/log.ts';
 import { envText } from '#lib/settings.ts';
-import { dropConnection, type Subscriber, subscribersOf, viewerConnections } from './connections.ts';
+import { dropGoneConnection, type Subscriber, subscribersOf, viewerConnections } from './connections.ts';
 
 /** The payload pushed for a configuration change (docs/configure.md, "Events"). */
 export interface ConfigEvent {
@@ -71,6 +72,15 @@ export async function postToConnection(
   }
 }
 
+/** Closes one connection (API Gateway then runs `$disconnect`); a connection already gone is no error. */
+export async function closeConnection(endpoint: string, connectionId: string): Promise<void> {
+  try {
+    await clientFor(endpoint).send(new DeleteConnectionCommand({ ConnectionId: connectionId }));
+  } catch (e) {
+    if (!isGone(e)) throw e;
+  }
+}
+
 /**
  * The message the MMGIS web client reacts to (docs/live-updates.md): `info.type` `addLayer`,
  * `updateLayer` or `removeLayer` with the layers' uuids in `info.layerName` makes it re-read the
@@ -121,11 +131,15 @@ export async function pushToViewers(sql: Queryable, message: ClientMessage): Pro
 }
 
 /**
- * Pushes `event` to every connection subscribed to its mission. Gone connections are deleted; other
- * failures are logged and never fail the change that triggered the push.
+ * Pushes `event` to every connection subscribed to its mission whose user may still view it, judged now
+ * with the user's current role and missions (a user removed from the mission, or removed, gets nothing
+ * more). Gone connections are deleted; other failures are logged and never fail the change.
  */
 export async function pushToMission(sql: Queryable, event: ConfigEvent): Promise<PushCounts> {
-  return sendAll(sql, await subscribersOf(sql, event.mission), event);
+  const subscribers = (await subscribersOf(sql, event.mission)).filter((s) =>
+    canViewMission({ user: s.user, via: null, sessionCookie: null }, event.mission),
+  );
+  return sendAll(sql, subscribers, event);
 }
 
 async function sendAll(sql: Queryable, targets: Subscriber[], data: unknown): Promise<PushCounts> {
@@ -140,7 +154,7 @@ async function sendAll(sql: Queryable, targets: Subscriber[], data: unknown): Pr
       try {
         const outcome = await postToConnection(endpoint, s.connectionId, data);
         counts[outcome]++;
-        if (outcome === 'gone') await dropConnection(sql, s.connectionId);
+        if (outcome === 'gone') await dropGoneConnection(sql, s.connectionId);
       } catch (e) {
         counts.failed++;
         log('warn', 'websocket push failed', {

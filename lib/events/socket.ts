@@ -4,9 +4,18 @@ import { type Principal, resolvePrincipal } from '#lib/auth/principal.ts';
 import type { Db } from '#lib/db/index.ts';
 import { HttpError } from '#lib/errors.ts';
 import { log } from '#lib/log.ts';
-import { envText } from '#lib/settings.ts';
-import { connectionUser, dropConnection, saveConnection, subscribe, unsubscribe } from './connections.ts';
-import { endpointFromRequestContext } from './push.ts';
+import { envNumber, envText } from '#lib/settings.ts';
+import {
+  connectionUser,
+  countMessage,
+  dropConnection,
+  MAX_SUBSCRIPTIONS,
+  missionExists,
+  saveConnection,
+  subscribe,
+  unsubscribe,
+} from './connections.ts';
+import { closeConnection, endpointFromRequestContext, managementEndpoint, postToConnection } from './push.ts';
 
 /**
  * The WebSocket routes ($connect, $disconnect, $default) as plain functions of the gateway event
@@ -76,8 +85,42 @@ function parseMessage(event: SocketEvent): Record<string, unknown> | null {
   }
 }
 
+/** The window in which a connection's messages are counted (docs/live-updates.md, "Limits"). */
+export const MESSAGE_WINDOW_SECONDS = 10;
+
+/** The most messages a connection may send in one window (`WEBSOCKET_MAX_MESSAGES`, default 30). */
+export function maxMessages(): number {
+  return envNumber('WEBSOCKET_MAX_MESSAGES', 30);
+}
+
+/**
+ * Counts the message; past the limit tells the client why, closes the connection and forgets it.
+ * Answers the result to return, or null when the message may be handled.
+ */
+async function overLimit(db: Db, connectionId: string): Promise<SocketResult | null> {
+  const counted = await countMessage(db.sql, connectionId, MESSAGE_WINDOW_SECONDS);
+  if (!counted) return reply(410, { type: 'error', message: 'Unknown connection: reconnect.' });
+  const limit = maxMessages();
+  if (counted.count <= limit) return null;
+  log('info', 'websocket connection closed: too many messages', { connectionId, count: counted.count });
+  const endpoint = managementEndpoint(counted.endpoint);
+  if (endpoint) {
+    const message = `More than ${limit} messages in ${MESSAGE_WINDOW_SECONDS} seconds: connection closed.`;
+    try {
+      await postToConnection(endpoint, connectionId, { type: 'error', status: 429, message });
+      await closeConnection(endpoint, connectionId);
+    } catch (e) {
+      log('warn', 'websocket close failed', { connectionId, error: (e as Error).message });
+    }
+  }
+  await dropConnection(db.sql, connectionId);
+  return { statusCode: 429 };
+}
+
 export async function onMessage(db: Db, event: SocketEvent): Promise<SocketResult> {
   const connectionId = event.requestContext.connectionId;
+  const limited = await overLimit(db, connectionId);
+  if (limited) return limited;
   const msg = parseMessage(event);
   if (!msg)
     return reply(400, {
@@ -118,6 +161,16 @@ export async function onMessage(db: Db, event: SocketEvent): Promise<SocketResul
         : 'Log in (session cookie or Bearer token on connect) to subscribe.',
     });
   }
-  await subscribe(db.sql, connectionId, mission);
+  if (!(await missionExists(db.sql, mission))) {
+    return reply(404, { type: 'error', action, mission, message: `Mission '${mission}' not found.` });
+  }
+  if (!(await subscribe(db, connectionId, mission))) {
+    return reply(429, {
+      type: 'error',
+      action,
+      mission,
+      message: `A connection subscribes to at most ${MAX_SUBSCRIPTIONS} missions: unsubscribe from one first.`,
+    });
+  }
   return reply(200, { type: 'subscribed', mission });
 }

@@ -4,7 +4,8 @@
 //
 // - Stage throttling: the REST API stage's default method settings get ThrottlingRateLimit and
 //   ThrottlingBurstLimit (also added to every MethodSettings entry that has none, so the tile cache's
-//   entries keep the limit).
+//   entries keep the limit). The WebSocket API's stage gets DefaultRouteSettings with the same kind of
+//   limits (wsThrottleRate, wsThrottleBurst): messages and connects per second across all connections.
 // - Job functions (handlers under dist/functions/jobs/, except the migration) get ReservedConcurrentExecutions,
 //   so a burst of jobs cannot take the account's concurrency (or the database's connections) from the API.
 // - API Gateway's own answers (throttled, function not invocable, other gateway errors) get the service's
@@ -18,7 +19,8 @@
 //   the functions would otherwise run as AUTH=none, an open deployment, without anyone having said so.
 //
 // Options (custom.deployment): throttleRate (requests/s, default 100), throttleBurst (default 200),
-// jobConcurrency (default 4), migrateOnDeploy (default true).
+// wsThrottleRate (WebSocket messages/s, default 50), wsThrottleBurst (default 100), jobConcurrency
+// (default 4), migrateOnDeploy (default true).
 
 const { createHash } = require('node:crypto');
 const { readdirSync, readFileSync } = require('node:fs');
@@ -68,11 +70,19 @@ class DeploymentPlugin {
     const options = sls.service.custom?.deployment ?? {};
     const rate = Number(options.throttleRate ?? 100);
     const burst = Number(options.throttleBurst ?? 200);
+    const wsRate = Number(options.wsThrottleRate ?? 50);
+    const wsBurst = Number(options.wsThrottleBurst ?? 100);
     const jobConcurrency = Number(options.jobConcurrency ?? 4);
     const template = sls.service.provider.compiledCloudFormationTemplate;
     const resources = template.Resources;
 
     for (const r of Object.values(resources)) {
+      if (r.Type === 'AWS::ApiGatewayV2::Stage') {
+        r.Properties.DefaultRouteSettings ??= {};
+        r.Properties.DefaultRouteSettings.ThrottlingRateLimit ??= wsRate;
+        r.Properties.DefaultRouteSettings.ThrottlingBurstLimit ??= wsBurst;
+        continue;
+      }
       if (r.Type === 'AWS::ApiGateway::Deployment' && !r.Properties.StageDescription) {
         r.Properties.StageDescription = {};
       }
@@ -117,7 +127,7 @@ class DeploymentPlugin {
       };
     }
     sls.cli.log(
-      `deployment: stage throttle ${rate}/s burst ${burst}; jobs reserved ${jobConcurrency}; migrate on deploy ${!!migrateId}`,
+      `deployment: stage throttle ${rate}/s burst ${burst}; websocket ${wsRate}/s burst ${wsBurst}; jobs reserved ${jobConcurrency}; migrate on deploy ${!!migrateId}`,
     );
   }
 }

@@ -2,87 +2,16 @@ import { randomBytes } from 'node:crypto';
 import { afterAll, describe, expect, inject, it } from 'vitest';
 import { WebSocket } from 'ws';
 import { getDb } from '#lib/db/index.ts';
+import { type Client, closeAll, connect, portOf, subscribed } from '../fixtures/wsClient.ts';
 import { adminToken, apiUrl, apiUrlLocal, call, uniqueName, userWithSession } from '../helpers.ts';
 
-interface Client {
-  ws: WebSocket;
-  messages: any[];
-  next(predicate: (m: any) => boolean, timeoutMs?: number): Promise<any>;
-  send(msg: unknown): void;
-  close(): Promise<void>;
-}
-
-const open: Client[] = [];
-
-/** The WebSocket answers on the HTTP API's own port and path `/`, as the MMGIS client opens it. */
-const portOf = (url: string) => Number(new URL(url).port);
-
-function connect(port: number, headers: Record<string, string> = {}): Promise<Client> {
-  return new Promise((resolve, reject) => {
-    const ws = new WebSocket(`ws://127.0.0.1:${port}/`, { headers });
-    const messages: any[] = [];
-    const waiters: { predicate: (m: any) => boolean; resolve: (m: any) => void }[] = [];
-    ws.on('message', (data) => {
-      const msg = JSON.parse(String(data));
-      messages.push(msg);
-      for (const w of [...waiters]) {
-        if (w.predicate(msg)) {
-          waiters.splice(waiters.indexOf(w), 1);
-          w.resolve(msg);
-        }
-      }
-    });
-    ws.once('error', reject);
-    ws.once('unexpected-response', (_req, res) => reject(new Error(`connect refused: ${res.statusCode}`)));
-    ws.once('open', () => {
-      const client: Client = {
-        ws,
-        messages,
-        next(predicate, timeoutMs = 10_000) {
-          const seen = messages.find(predicate);
-          if (seen) return Promise.resolve(seen);
-          return new Promise((res, rej) => {
-            const timer = setTimeout(
-              () => rej(new Error(`no matching message; got ${JSON.stringify(messages)}`)),
-              timeoutMs,
-            );
-            waiters.push({
-              predicate,
-              resolve: (m) => {
-                clearTimeout(timer);
-                res(m);
-              },
-            });
-          });
-        },
-        send: (msg) => ws.send(typeof msg === 'string' ? msg : JSON.stringify(msg)),
-        close: () =>
-          new Promise((res) => {
-            if (ws.readyState === WebSocket.CLOSED) return res();
-            ws.once('close', () => res());
-            ws.close();
-          }),
-      };
-      open.push(client);
-      resolve(client);
-    });
-  });
-}
-
-afterAll(async () => {
-  await Promise.all(open.map((c) => c.close()));
-});
+afterAll(closeAll);
 
 const post = (path: string, body: unknown) =>
   call('POST', `/api/configure/${path}`, { body, token: adminToken() });
 const config = () => ({ msv: { view: [0, 0, 1] }, tools: [], layers: [] });
 const configEvents = (c: Client) => c.messages.filter((m) => m.type === 'config');
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
-async function subscribed(client: Client, mission: string) {
-  client.send({ action: 'subscribe', mission });
-  return client.next((m) => m.mission === mission && (m.type === 'subscribed' || m.type === 'error'));
-}
 
 describe('WebSocket subscriptions, the older protocol (AUTH=none)', () => {
   const port = () => portOf(apiUrl());
@@ -91,6 +20,7 @@ describe('WebSocket subscriptions, the older protocol (AUTH=none)', () => {
     const mission = uniqueName('ws');
     const other = uniqueName('ws');
     expect((await post('upsert', { mission, config: config() })).status).toBe(200);
+    expect((await post('upsert', { mission: other, config: config() })).status).toBe(200);
     const client = await connect(port());
     const bystander = await connect(port());
     expect(await subscribed(client, mission)).toEqual({ type: 'subscribed', mission });
@@ -189,7 +119,10 @@ describe('WebSocket subscriptions, the older protocol (AUTH=none)', () => {
     const sql = getDb().sql;
     const ghost = `ghost${randomBytes(6).toString('hex')}`;
     const management = `http://127.0.0.1:${inject('websocketPort')}`;
-    await sql`insert into ws_connections (connection_id, endpoint) values (${ghost}, ${management})`;
+    // Recorded a minute ago: a connection whose `$connect` is still running is not dropped.
+    await sql`
+      insert into ws_connections (connection_id, endpoint, connected_at)
+      values (${ghost}, ${management}, now() - interval '1 minute')`;
     await sql`insert into ws_subscriptions (connection_id, mission) values (${ghost}, ${mission})`;
     const client = await connect(port());
     await subscribed(client, mission);

@@ -94,6 +94,17 @@ describe('serverless package (CloudFormation template)', () => {
     expect(apiResources.length).toBeLessThan(300);
   });
 
+  it('throttles the WebSocket stage (docs/live-updates.md, "Limits")', () => {
+    const stages = Object.values(template.Resources as Record<string, any>).filter(
+      (r) => r.Type === 'AWS::ApiGatewayV2::Stage',
+    );
+    expect(stages).toHaveLength(1);
+    expect(stages[0].Properties.DefaultRouteSettings).toMatchObject({
+      ThrottlingRateLimit: 50,
+      ThrottlingBurstLimit: 100,
+    });
+  });
+
   it('answers preflights from CORS_ORIGINS with credentials, everyone else with `*` (docs/auth.md)', () => {
     const options = Object.values(template.Resources as Record<string, any>).filter(
       (r) => r.Type === 'AWS::ApiGateway::Method' && r.Properties.HttpMethod === 'OPTIONS',
