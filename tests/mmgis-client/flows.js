@@ -299,6 +299,20 @@ const FLOWS = [
     if (!tx || isFailure(tx)) throw new Error(cause(rec, tx, '{status:"success", tokens:[...]}'));
     if (!(await waitText(page, F.TOKEN_NAME, 8000))) throw new Error(`token "${F.TOKEN_NAME}" not listed${pageErrors(rec)}; ${apiLine(tx)} (client reads res.tokens)`);
   }],
+  ['configure-token-generate', async ({ page, rec }) => {
+    // The API Tokens page's generate button: the new token is shown once and listed by its name.
+    await openConfigure(page, rec);
+    await page.getByRole('button', { name: 'API Tokens' }).click();
+    await waitApi(rec, /\/longtermtoken\/get/i, 10000);
+    const name = `harness-generated-${Date.now()}`;
+    await page.getByLabel('Token Name').fill(name);
+    rec.api.length = 0;
+    await page.getByRole('button', { name: 'Generate New Token' }).click();
+    const gx = await waitApi(rec, /\/longtermtoken\/generate/i, 10000);
+    if (!gx || isFailure(gx)) throw new Error(cause(rec, gx, '{status:"success", body:{token}}'));
+    if (!(await waitText(page, 'Successfully generated an API key!', 8000))) throw new Error(`generated (${apiLine(gx)}) but no success message${pageErrors(rec)}`);
+    if (!(await waitText(page, name, 8000))) throw new Error(`the new token "${name}" is not listed${pageErrors(rec)}; ${apiLine(gx)}`);
+  }],
   ['configure-geodatasets', async ({ page, rec }) => {
     await openConfigure(page, rec);
     await page.getByRole('button', { name: 'GeoDatasets' }).click();
