@@ -17,7 +17,10 @@ const upsert = (mission: string) =>
   });
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const storedFor = async (missions: string[]) =>
-  (await getDb().sql`select count(*)::int as n from ws_subscriptions where mission = any(${missions})`)[0].n;
+  (
+    await getDb()
+      .sql`select count(*)::int as n from ws_subscriptions where mission = any(${missions}::text[])`
+  )[0].n;
 
 describe('WebSocket subscriptions need an existing mission the connection may view', () => {
   it('refuses missions that do not exist and stores nothing for them', async () => {
