@@ -106,6 +106,7 @@ describe('validator: undeclared input (docs/input.md)', () => {
     errorResponse(),
     proxyResult(),
     validator({
+      dropUndeclared: true,
       schemas: {
         query: {
           type: 'object',
