@@ -16,7 +16,7 @@ const BOUNDED_FORMATS = new Set(['uuid', 'date-time', 'date', 'time', 'email', '
 type S = Record<string, any>;
 
 /** The offences of one schema and its subschemas, each `<field path>: <rule missing>`. */
-export function unbounded(schema: unknown, at: string): string[] {
+function unbounded(schema: unknown, at: string): string[] {
   const out: string[] = [];
   const todo: [unknown, string][] = [[schema, at]];
   while (todo.length) {

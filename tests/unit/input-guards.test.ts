@@ -36,7 +36,7 @@ describe('guardInput (lib/http/inputGuards.ts)', () => {
     expect(refusal({ mission: '\u0000' }, 'query parameter')).toBe(
       "Query parameter 'mission' must not contain a NUL character (\\u0000).",
     );
-    expect(refusal({ ['k\u0000']: 1 })).toMatch(/must not contain a NUL character/);
+    expect(refusal({ 'k\u0000': 1 })).toMatch(/must not contain a NUL character/);
     expect(refusal('a\u0000')).toMatch(/^The request body must not contain a NUL/);
   });
 
