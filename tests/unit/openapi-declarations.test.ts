@@ -59,3 +59,43 @@ describe('the OpenAPI document lists every declared input (lib/http/openapi/docu
     expect(count).toBeGreaterThan(0);
   });
 });
+
+describe('declaredProperties reads the branches of a declaration', () => {
+  it('lists properties of allOf/anyOf/then/else; required only where the schema itself requires it', () => {
+    const route = {
+      functionName: 'f',
+      method: 'post',
+      path: '/api/x/{id}',
+      module: {
+        handler: {
+          endpoint: {
+            auth: 'public',
+            schema: {
+              query: {
+                type: 'object',
+                required: ['a'],
+                properties: { a: { type: 'string' } },
+                anyOf: [{ properties: { b: { type: 'integer' } }, required: ['b'] }],
+                if: { properties: { a: { const: 'x' } } },
+                then: { properties: { c: { type: 'boolean' } } },
+              },
+              body: { type: 'object', properties: { d: { type: 'string' } } },
+            },
+          },
+        },
+      },
+    };
+    const op = (openApiDocument([route], { title: 't', version: '1' }) as typeof doc).paths['/api/x/{id}']
+      .post;
+    expect(op.parameters).toEqual([
+      { name: 'id', in: 'path', required: true, schema: { type: 'string' } },
+      { name: 'a', in: 'query', required: true, schema: { type: 'string' } },
+      { name: 'b', in: 'query', required: false, schema: { type: 'integer' } },
+      { name: 'c', in: 'query', required: false, schema: { type: 'boolean' } },
+    ]);
+    expect(Object.keys(op.requestBody!.content)).toEqual([
+      'application/json',
+      'application/x-www-form-urlencoded',
+    ]);
+  });
+});

@@ -137,7 +137,9 @@ export function openApiDocument(routes: ApiRoute[], info: { title: string; versi
       description:
         'Every /api/ path also answers under /API/. A request with `X-Requested-With: XMLHttpRequest` (the ' +
         'MMGIS web client) gets a 4xx failure as HTTP 200 with the same `{status:"failure", message}` body ' +
-        '(docs/contract.md).',
+        '(docs/contract.md). Every input (query, path, body) is also refused with a 400 naming the field when ' +
+        'it holds a NUL character, nests objects/arrays deeper than 32 levels, or has a `__proto__`, ' +
+        '`constructor` or `prototype` key; undeclared query parameters are ignored (docs/input.md).',
       ...info,
     },
     jsonSchemaDialect: 'https://spec.openapis.org/oas/3.1/dialect/base',
