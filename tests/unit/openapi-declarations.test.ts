@@ -61,7 +61,7 @@ describe('the OpenAPI document lists every declared input (lib/http/openapi/docu
 });
 
 describe('declaredProperties reads the branches of a declaration', () => {
-  it('lists properties of allOf/anyOf/then/else; required only where the schema itself requires it', () => {
+  it('lists properties of allOf/anyOf/oneOf/then/else; required only where the schema itself requires it', () => {
     const route = {
       functionName: 'f',
       method: 'post',
@@ -77,7 +77,7 @@ describe('declaredProperties reads the branches of a declaration', () => {
                 properties: { a: { type: 'string' } },
                 anyOf: [{ properties: { b: { type: 'integer' } }, required: ['b'] }],
                 if: { properties: { a: { const: 'x' } } },
-                then: { properties: { c: { type: 'boolean' } } },
+                else: { properties: { c: { type: 'boolean' } } },
               },
               body: { type: 'object', properties: { d: { type: 'string' } } },
             },
