@@ -1,6 +1,7 @@
 import middy from '@middy/core';
 import { describe, expect, it } from 'vitest';
 import { HttpError } from '#lib/errors.ts';
+import { parseForm } from '#lib/http/formBody.ts';
 import { guardInput, MAX_INPUT_DEPTH, parseGuardedJson } from '#lib/http/inputGuards.ts';
 import { errorResponse } from '#lib/http/middleware/errorResponse.ts';
 import { proxyResult } from '#lib/http/middleware/proxyResult.ts';
@@ -54,6 +55,12 @@ describe('guardInput (lib/http/inputGuards.ts)', () => {
     expect(refusal(JSON.parse(`{"a":{"${key}":{"x":1}}}`))).toBe(
       `Body field 'a.${key}' is not allowed (a reserved key).`,
     );
+  });
+
+  it("a form's reserved keys: __proto__ and constructor dropped by its parser, prototype refused", () => {
+    const form = parseForm('__proto__[x]=1&constructor=2&a[prototype]=3&b=4');
+    expect(Object.keys(form)).toEqual(['a', 'b']);
+    expect(refusal(form)).toBe("Body field 'a.prototype' is not allowed (a reserved key).");
   });
 
   it('parseGuardedJson: JSON inside a string field, its fields named under that field', () => {
