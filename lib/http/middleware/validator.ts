@@ -14,7 +14,7 @@ export function validator({ schemas = {} }: { schemas?: InputSchemas } = {}): En
     const { event, context } = request;
     const raw = context.rawBody ?? null;
     const parts = {
-      query: { ...(event.queryStringParameters ?? {}) } as Record<string, unknown>,
+      query: withDeclaredLists(event, schemas.query),
       path: { ...(event.pathParameters ?? {}) } as Record<string, unknown>,
       body: raw === null ? ((event.body ?? undefined) as unknown) : undefined,
     };
@@ -22,10 +22,29 @@ export function validator({ schemas = {} }: { schemas?: InputSchemas } = {}): En
     for (const part of ['path', 'query', 'body'] as const) {
       const validate = part === 'body' && form ? compiled.formBody?.() : compiled[part];
       if (!validate || (part === 'body' && raw !== null)) continue;
+      // A GET (or HEAD) has no body: an endpoint that also takes one (POST) gets none.
+      if (part === 'body' && parts.body === undefined && /^(GET|HEAD)$/i.test(event.httpMethod ?? ''))
+        continue;
       if (part === 'body' && parts.body === undefined) throw badRequest('A JSON request body is required.');
       if (!validate(parts[part])) throw badRequest(describeError(part, validate.errors![0]));
     }
     context.parts = { ...parts, rawBody: raw };
   };
   return { before: validatorBefore };
+}
+
+/**
+ * The query parts: each parameter's last value, except a parameter the query schema declares as an
+ * array (jQuery's repeated `key[]=a&key[]=b`), which gets every value.
+ */
+function withDeclaredLists(
+  event: EndpointRequest['event'],
+  schema: InputSchemas['query'],
+): Record<string, unknown> {
+  const query: Record<string, unknown> = { ...(event.queryStringParameters ?? {}) };
+  const properties = (schema as { properties?: Record<string, { type?: unknown }> } | undefined)?.properties;
+  for (const [key, all] of Object.entries(event.multiValueQueryStringParameters ?? {})) {
+    if (all && all.length > 1 && properties?.[key]?.type === 'array') query[key] = all;
+  }
+  return query;
 }
