@@ -139,7 +139,7 @@ describe('GET /api/geodatasets/get (HTTP)', () => {
     ['too long stats[] path', `type=geojson&stats[]=a&stats[]=${'b'.repeat(257)}`, /'stats\[\]\.1'/],
     ['id out of range', 'type=geojson&id=99999999999999999999', /'id' must be <=/],
     ['negative id', 'type=geojson&id=-1', /'id' must be >= 0/],
-    ['negative limit', 'type=geojson&limit=-1', /'limit' must be >= 0/],
+    ['limit out of range', 'type=geojson&limit=-1e300', /'limit' must be >=/],
     ['offset out of range', 'type=geojson&offset=1e300', /'offset' must be <=/],
     ['two values of a single parameter', 'type=geojson&limited=true&limited=x', /'limited'/],
     ['non-integer tile version', 'type=mvt&x=0&y=0&z=0&v=abc', /'v' must be integer/],

@@ -195,6 +195,7 @@ describe('parseGeojsonOptions', () => {
       { limit: 50, offset: 10 },
     ],
     [{ limit: '0' }, { limit: 1, offset: 0 }],
+    [{ limit: '-4' }, { limit: 1, offset: 0 }],
     [{ limit: '20000' }, { limit: 10000, offset: 0 }],
     [{ limited: 'true' }, { limit: 3, offset: 0 }],
     [
@@ -228,7 +229,7 @@ describe('parseGeojsonOptions', () => {
     [{ _source: "a,b'" }, /'_source'/],
     [{ stats: 'a;b' }, /'stats'/],
     [{ limited: 'sure' }, /'limited'/],
-    [{ limit: '-4' }, /'limit' must be >= 0/],
+    [{ limit: '-1e16' }, /'limit' must be >=/],
     [{ offset: '1e30' }, /'offset' must be <=/],
     [{ _source: ['a', 'b'].join(',').padEnd(100 * 257 + 1, ',') }, /'_source' must NOT have more than/],
     [

@@ -44,8 +44,10 @@ const coordinate = {
   anyOf: [{ type: 'number', minimum: -MAX_COORDINATE, maximum: MAX_COORDINATE }, blank],
 } as const;
 const count = { anyOf: [{ type: 'integer', minimum: 0, maximum: MAX_INTEGER }, blank] } as const;
+/** A size that is clamped, not refused, below 1 (`limit=0` and `limit=-5` mean 1): any safe integer. */
+const clamped = { anyOf: [{ type: 'integer', minimum: -MAX_INTEGER, maximum: MAX_INTEGER }, blank] } as const;
 /** The aggregations' sample size: clamped to [1, 1000] (lib/geodatasets/read/aggregations.ts). */
-export const sampleParam = count;
+export const sampleParam = clamped;
 const path = { type: 'string', maxLength: MAX_PATH_LENGTH } as const;
 const time = { type: 'string', maxLength: 100 } as const;
 
@@ -85,7 +87,7 @@ export const sourceParams = { _source: pathList, '_source[]': repeatedPaths } as
 /** The GeoJSON-only options of `get`: paging and per-group statistics. */
 export const geojsonParams = {
   /** Clamped to [1, 10000] (docs/geodatasets-read.md). */
-  limit: count,
+  limit: clamped,
   offset: count,
   limited: flagParam,
   stats: pathList,
