@@ -19,12 +19,6 @@ const ALLOWED: Record<string, string> = {
   'functions/web/serve.ts': 'static pages, not an endpoint()',
   'lib/events/socket.ts': 'WebSocket events, not HTTP',
 };
-/**
- * Endpoints still reading a raw field while their declarations are being converted (the `_source[]`
- * repeated parameter is now given as a declared array). To be emptied, then removed.
- */
-const IN_FLIGHT = ['functions/geodatasets/get.ts'];
-
 function files(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((e) =>
     e.isDirectory() ? files(join(dir, e.name)) : e.name.endsWith('.ts') ? [join(dir, e.name)] : [],
@@ -48,10 +42,7 @@ describe('no handler reads the raw event input by hand', () => {
         });
     }
     expect(scanned).toBeGreaterThan(100);
-    const unexpected = offenders.filter((o) => !IN_FLIGHT.some((f) => o.startsWith(`${f}:`)));
-    if (offenders.length > unexpected.length)
-      console.log(`declared-input-only (in flight):\n  ${offenders.join('\n  ')}`);
-    expect(unexpected).toEqual([]);
+    expect(offenders).toEqual([]);
   });
 
   it('the pattern catches what it should', () => {

@@ -76,6 +76,9 @@ export function validator({
     for (const part of ['path', 'query', 'body'] as const) {
       const validate = part === 'body' && form ? compiled.formBody?.() : compiled[part];
       if (!validate || (part === 'body' && raw !== null)) continue;
+      // A GET (or HEAD) has no body: an endpoint that also takes one (POST) gets none.
+      if (part === 'body' && parts.body === undefined && /^(GET|HEAD)$/i.test(event.httpMethod ?? ''))
+        continue;
       if (part === 'body' && parts.body === undefined) throw badRequest('A JSON request body is required.');
       if (!validate(parts[part])) throw badRequest(describeError(part, validate.errors![0]));
     }
