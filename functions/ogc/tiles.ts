@@ -1,0 +1,19 @@
+import { assertDatasetName, requireDataset } from '#lib/geodatasets/catalog.ts';
+import { endpoint } from '#lib/http/endpoint.ts';
+import { publicBaseUrl } from '#lib/http/headers.ts';
+import { collectionPath, jsonFormatQuery, tilesetListAnswer } from '#lib/ogc/tiles/schemas.ts';
+import { toTilesetList } from '#lib/ogc/tiles/tileset.ts';
+
+/** GET /api/ogc/collections/{collectionId}/tiles: the collection's vector tilesets (docs/ogc-tiles.md). */
+export const handler = endpoint(
+  {
+    auth: 'viewer',
+    schema: { query: jsonFormatQuery, path: collectionPath },
+    responses: { 200: { schema: tilesetListAnswer } },
+    summary: "A collection's vector tilesets.",
+  },
+  async ({ db, event, path }) => {
+    const ds = await requireDataset(db.sql, assertDatasetName(path.collectionId, 'collectionId'));
+    return toTilesetList(`${publicBaseUrl(event)}/api/ogc`, ds);
+  },
+);

@@ -1,0 +1,29 @@
+import { assertDatasetName, requireDataset } from '#lib/geodatasets/catalog.ts';
+import { endpoint } from '#lib/http/endpoint.ts';
+import { tileResponse } from '#lib/http/tileResponse.ts';
+import { MVT } from '#lib/ogc/tiles/links.ts';
+import { tileAnswers, tilePath, tileQuery } from '#lib/ogc/tiles/schemas.ts';
+import { parseTilePath } from '#lib/ogc/tiles/tileAddress.ts';
+import { requireTileMatrixSet } from '#lib/ogc/tiles/tileMatrixSet.ts';
+
+/**
+ * GET /api/ogc/collections/{collectionId}/tiles/{tileMatrixSetId}/{tileMatrix}/{tileRow}/{tileCol}: one
+ * vector tile (z/y/x), built by the tile code of `GET /api/geodatasets/get?type=mvt` with its ETag, 304
+ * and Cache-Control (docs/tiles.md), as `application/vnd.mapbox-vector-tile` (docs/ogc-tiles.md).
+ */
+export const handler = endpoint(
+  {
+    auth: 'viewer',
+    schema: { query: tileQuery, path: tilePath },
+    responses: tileAnswers,
+    summary: 'A vector tile.',
+  },
+  async ({ db, path, headers }) => {
+    requireTileMatrixSet(path.tileMatrixSetId);
+    const { x, y, z } = parseTilePath(path);
+    const ds = await requireDataset(db.sql, assertDatasetName(path.collectionId, 'collectionId'));
+    const res = await tileResponse({ db, ds, query: { x, y, z }, headers });
+    if (res.headers?.['Content-Type']) res.headers['Content-Type'] = MVT;
+    return res;
+  },
+);
