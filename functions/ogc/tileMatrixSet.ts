@@ -1,6 +1,6 @@
 import { endpoint } from '#lib/http/endpoint.ts';
-import { publicBaseUrl } from '#lib/http/headers.ts';
 import { respond } from '#lib/http/response.ts';
+import { baseUrl } from '#lib/ogc/request.ts';
 import { jsonFormatQuery, tileMatrixSetAnswer, tileMatrixSetPath } from '#lib/ogc/tiles/schemas.ts';
 import { requireTileMatrixSet, toWebMercatorQuad } from '#lib/ogc/tiles/tileMatrixSet.ts';
 
@@ -17,7 +17,7 @@ export const handler = endpoint(
   },
   async ({ event, path }) => {
     const id = requireTileMatrixSet(path.tileMatrixSetId);
-    const body = toWebMercatorQuad(`${publicBaseUrl(event)}/api/ogc/tileMatrixSets/${id}`);
+    const body = toWebMercatorQuad(`${baseUrl(event)}/tileMatrixSets/${id}`);
     return respond(200, body, { headers: { 'Cache-Control': 'public, max-age=3600' } });
   },
 );

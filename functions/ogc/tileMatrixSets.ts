@@ -1,6 +1,6 @@
 import { endpoint } from '#lib/http/endpoint.ts';
-import { publicBaseUrl } from '#lib/http/headers.ts';
 import { respond } from '#lib/http/response.ts';
+import { baseUrl } from '#lib/ogc/request.ts';
 import { jsonFormatQuery, tileMatrixSetsAnswer } from '#lib/ogc/tiles/schemas.ts';
 import { toTileMatrixSetList } from '#lib/ogc/tiles/tileMatrixSet.ts';
 
@@ -13,7 +13,7 @@ export const handler = endpoint(
     summary: 'The tile matrix sets (WebMercatorQuad).',
   },
   async ({ event }) => {
-    const body = toTileMatrixSetList(`${publicBaseUrl(event)}/api/ogc`);
+    const body = toTileMatrixSetList(baseUrl(event));
     return respond(200, body, { headers: { 'Cache-Control': 'public, max-age=3600' } });
   },
 );

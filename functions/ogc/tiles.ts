@@ -1,6 +1,6 @@
-import { assertDatasetName, requireDataset } from '#lib/geodatasets/catalog.ts';
 import { endpoint } from '#lib/http/endpoint.ts';
-import { publicBaseUrl } from '#lib/http/headers.ts';
+import { requireCollection } from '#lib/ogc/collections.ts';
+import { baseUrl } from '#lib/ogc/request.ts';
 import { collectionPath, jsonFormatQuery, tilesetListAnswer } from '#lib/ogc/tiles/schemas.ts';
 import { toTilesetList } from '#lib/ogc/tiles/tileset.ts';
 
@@ -13,7 +13,7 @@ export const handler = endpoint(
     summary: "A collection's vector tilesets.",
   },
   async ({ db, event, path }) => {
-    const ds = await requireDataset(db.sql, assertDatasetName(path.collectionId, 'collectionId'));
-    return toTilesetList(`${publicBaseUrl(event)}/api/ogc`, ds);
+    const { ds } = await requireCollection(db.sql, path.collectionId);
+    return toTilesetList(baseUrl(event), ds);
   },
 );

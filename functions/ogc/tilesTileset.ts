@@ -1,16 +1,15 @@
-import { assertDatasetName, requireDataset } from '#lib/geodatasets/catalog.ts';
-import { readTileFields } from '#lib/geodatasets/read/fieldTypes.ts';
 import { endpoint } from '#lib/http/endpoint.ts';
-import { publicBaseUrl } from '#lib/http/headers.ts';
 import { respond } from '#lib/http/response.ts';
-import { readExtent } from '#lib/ogc/tiles/extent.ts';
+import { requireCollection } from '#lib/ogc/collections.ts';
+import { baseUrl } from '#lib/ogc/request.ts';
 import { jsonFormatQuery, tilesetAnswer, tilesetPath } from '#lib/ogc/tiles/schemas.ts';
 import { requireTileMatrixSet } from '#lib/ogc/tiles/tileMatrixSet.ts';
 import { toTileset } from '#lib/ogc/tiles/tileset.ts';
 
 /**
- * GET /api/ogc/collections/{collectionId}/tiles/{tileMatrixSetId}: the tileset metadata (docs/ogc-tiles.md).
- * Its tile template carries the dataset version, so it is not cached for long (as TileJSON).
+ * GET /api/ogc/collections/{collectionId}/tiles/{tileMatrixSetId}: the tileset metadata (docs/ogc-tiles.md),
+ * from the catalog row alone (its extent and property types). Its tile template carries the dataset
+ * version, so it is not cached for long (as TileJSON).
  */
 export const handler = endpoint(
   {
@@ -21,9 +20,8 @@ export const handler = endpoint(
   },
   async ({ db, event, path }) => {
     requireTileMatrixSet(path.tileMatrixSetId);
-    const ds = await requireDataset(db.sql, assertDatasetName(path.collectionId, 'collectionId'));
-    const [fields, bbox] = await Promise.all([readTileFields(db.sql, ds), readExtent(db.sql, ds)]);
-    const body = toTileset(`${publicBaseUrl(event)}/api/ogc`, ds, fields, bbox);
+    const { ds, extents } = await requireCollection(db.sql, path.collectionId);
+    const body = toTileset(baseUrl(event), ds, extents.propertyTypes, extents.bbox);
     return respond(200, body, { headers: { 'Cache-Control': 'no-cache' } });
   },
 );

@@ -1,11 +1,13 @@
 import type { Geodataset } from '#lib/geodatasets/catalog.ts';
-import type { FieldType } from '#lib/geodatasets/read/fieldTypes.ts';
+import { type JsonType, majorityType } from '#lib/geodatasets/read/fieldTypes.ts';
 import { MAX_ZOOM } from '#lib/geodatasets/tiles/tileParams.ts';
 import { collectionUrl, JSON_TYPE, MVT, REL_GEODATA, REL_TILING_SCHEME, type TilesLink } from './links.ts';
 import { tileMatrixSetLimits } from './tileAddress.ts';
 import { CRS84, EPSG_3857, WEB_MERCATOR_QUAD, WEB_MERCATOR_QUAD_URI } from './tileMatrixSet.ts';
 
 type Bbox = readonly [number, number, number, number];
+/** Per top-level property, the count of its values of each JSON type (the catalog's, lib/geodatasets/extents.ts). */
+type PropertyTypes = Record<string, Record<string, number>>;
 
 /** `<base>/collections/<name>/tiles/WebMercatorQuad`. */
 export function tilesetUrl(base: string, name: string): string {
@@ -50,32 +52,32 @@ export function toTilesetList(base: string, ds: Geodataset) {
   };
 }
 
-const SCHEMA_TYPE: Record<FieldType, 'number' | 'string' | 'boolean'> = {
-  Number: 'number',
-  String: 'string',
-  Boolean: 'boolean',
-};
+/**
+ * Each tile attribute's JSON Schema type: the type most of the property's values hold (ties: number,
+ * string, boolean, the rule of lib/geodatasets/read/fieldTypes.ts); objects and arrays are `string`, as
+ * the tiles carry them as JSON text. Counted over every feature by the writes, so no query is needed.
+ */
+export function tileFieldTypes(types: PropertyTypes | null): Record<string, { type: string }> {
+  const out: Record<string, { type: string }> = {};
+  for (const key of Object.keys(types ?? {}).sort()) {
+    const t = majorityType((k: JsonType) => Number(types![key][k] ?? 0));
+    out[key] = { type: t === 'number' || t === 'boolean' ? t : 'string' };
+  }
+  return out;
+}
 
 /**
  * `GET …/collections/{name}/tiles/WebMercatorQuad`: the tileset metadata (TMS 2.0 JSON). One layer named
- * after the dataset (the MVT layer's name) whose `propertiesSchema` gives each tile attribute's type (the
- * TileJSON fields' rule, lib/geodatasets/read/fieldTypes.ts); with the dataset's lon/lat extent, its
- * `boundingBox` and `tileMatrixSetLimits`.
+ * after the dataset (the MVT layer's name) whose `propertiesSchema` gives each tile attribute's type
+ * (`tileFieldTypes`); with the dataset's lon/lat extent, its `boundingBox` and `tileMatrixSetLimits`.
  */
-export function toTileset(
-  base: string,
-  ds: Geodataset,
-  fields: Record<string, FieldType>,
-  bbox: Bbox | null,
-) {
+export function toTileset(base: string, ds: Geodataset, types: PropertyTypes | null, bbox: Bbox | null) {
   const collection = collectionUrl(base, ds.name);
   const limits = tileMatrixSetLimits(bbox);
   const boundingBox = bbox
     ? { lowerLeft: [bbox[0], bbox[1]], upperRight: [bbox[2], bbox[3]], crs: CRS84 }
     : undefined;
-  const properties = Object.fromEntries(
-    Object.entries(fields).map(([k, t]) => [k, { type: SCHEMA_TYPE[t] ?? 'string' }]),
-  );
+  const properties = tileFieldTypes(types);
   return {
     title: `${ds.name} (${WEB_MERCATOR_QUAD})`,
     description: `Vector tiles of geodataset '${ds.name}': one layer named '${ds.name}', feature id = internal id.`,
