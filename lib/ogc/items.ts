@@ -137,17 +137,13 @@ export function itemsQuery(sql: Queryable, ds: Geodataset, f: ReadFilters, page:
     order by t.id limit ${page.limit + 1}::int`;
 }
 
-/** How many features match (the catalog's count when nothing filters). */
+/**
+ * How many features match: the catalog's count when nothing filters (any filter a later module adds to
+ * `ReadFilters`, such as CQL2's, counts as filtering), else a count with the page's filters.
+ */
 export async function numberMatched(sql: Queryable, ds: Geodataset, f: ReadFilters): Promise<number> {
-  const filtered =
-    f.bbox ||
-    f.time ||
-    f.filters.length > 0 ||
-    Object.keys(f).some(
-      (k) =>
-        !['filters', 'noDuplicates'].includes(k) &&
-        (f as unknown as Record<string, unknown>)[k] !== undefined,
-    );
+  const { filters, noDuplicates, ...others } = f;
+  const filtered = filters.length > 0 || noDuplicates || Object.values(others).some((v) => v !== undefined);
   if (!filtered) return ds.numFeatures;
   const [row] = await withReadErrors(
     () => sql`select count(*)::bigint as n from ${sqlTable(sql, ds)} t where ${sqlWhere(sql, ds, f, 't')}`,
