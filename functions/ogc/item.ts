@@ -20,7 +20,7 @@ export const handler = endpoint(
   async ({ query, path, headers, event, db }) => {
     const format = chooseFormat(query.f, headers);
     const crs = parseCrs(query.crs, 'crs');
-    const id = Number(path.featureId);
+    const id = /^[0-9]{1,16}$/.test(path.featureId) ? Number(path.featureId) : Number.NaN;
     const src = await requireCollection(db.sql, path.collectionId);
     const text = Number.isSafeInteger(id) ? await readFeature(db.sql, src.ds, id, crs) : undefined;
     if (text === undefined) throw notFound(`Feature '${path.featureId}' not found in '${src.ds.name}'.`);

@@ -7,7 +7,7 @@ import { requireCollection } from '#lib/ogc/collections.ts';
 import { contentCrs } from '#lib/ogc/crs.ts';
 import { parseItemsFilters, parseItemsPage } from '#lib/ogc/items.ts';
 import { itemsText } from '#lib/ogc/itemsAnswer.ts';
-import { itemsHtml } from '#lib/ogc/pages.ts';
+import { HTML_MAX_FEATURES, itemsHtml } from '#lib/ogc/pages.ts';
 import { baseUrl, chooseFormat, GEOJSON } from '#lib/ogc/request.ts';
 import { collectionPath, itemsAnswer, itemsQuery } from '#lib/ogc/schemas.ts';
 
@@ -28,6 +28,8 @@ export const handler = endpoint(
     const params = query as Record<string, unknown>;
     const format = chooseFormat(query.f, headers);
     const page = parseItemsPage(params);
+    // An HTML page lists at most HTML_MAX_FEATURES (docs/ogc.md, "Formats"); its next link goes on from there.
+    if (format === 'html') page.limit = Math.min(page.limit, HTML_MAX_FEATURES);
     const src = await requireCollection(db.sql, path.collectionId);
     const filters = parseItemsFilters(params, src);
     const base = baseUrl(event);

@@ -5,6 +5,9 @@ import type { Link } from './request.ts';
 
 /** The HTML page of each OGC API resource (docs/ogc.md, "HTML"); the JSON documents are built beside. */
 
+/** Most features an HTML items page lists (a larger `limit` is lowered for HTML). */
+export const HTML_MAX_FEATURES = 1000;
+
 const home = (base: string) => ({ href: base, text: 'OGC API' });
 
 export function landingHtml(links: Link[]): string {

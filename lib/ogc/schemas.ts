@@ -31,7 +31,8 @@ export const featurePath = {
   required: ['collectionId', 'featureId'],
   properties: {
     collectionId: collectionPath.properties.collectionId,
-    featureId: { type: 'string', minLength: 1, maxLength: 19, pattern: '^[0-9]+$' },
+    // Ids are integers; any other short text is simply an unknown feature (404).
+    featureId: { type: 'string', minLength: 1, maxLength: 64 },
   },
 } as const;
 

@@ -311,7 +311,8 @@ describe('items', () => {
     const flipped = await get(`/api/ogc/collections/${name}/items/${id}?crs=${encodeURIComponent(EPSG4326)}`);
     expect(flipped.body.geometry.coordinates).toEqual([3, 6]);
     expect((await get(`/api/ogc/collections/${name}/items/999999`)).status).toBe(404);
-    expect((await get(`/api/ogc/collections/${name}/items/abc`)).status).toBe(400);
+    expect((await get(`/api/ogc/collections/${name}/items/abc`)).status).toBe(404);
+    expect((await get(`/api/ogc/collections/${name}/items/${'9'.repeat(65)}`)).status).toBe(400);
   });
 
   it('answers under /API/ogc as under /api/ogc', async () => {
