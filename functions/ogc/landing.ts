@@ -4,6 +4,7 @@ import { htmlHeaders, jsonHeaders } from '#lib/ogc/answers.ts';
 import { landingHtml } from '#lib/ogc/pages.ts';
 import { baseUrl, chooseFormat, HTML, JSON_TYPE, type Link, OPENAPI_30 } from '#lib/ogc/request.ts';
 import { formatQuery, landingAnswer } from '#lib/ogc/schemas.ts';
+import { tilesLandingLinks } from '#lib/ogc/tiles/links.ts';
 
 /** GET /api/ogc: the OGC API – Features landing page (docs/ogc.md). */
 export const handler = endpoint(
@@ -22,6 +23,7 @@ export const handler = endpoint(
       { href: `${base}/api?f=html`, rel: 'service-doc', type: HTML, title: 'The API documentation' },
       { href: `${base}/conformance`, rel: 'conformance', type: JSON_TYPE, title: 'Conformance classes' },
       { href: `${base}/collections`, rel: 'data', type: JSON_TYPE, title: 'The collections' },
+      ...tilesLandingLinks(base),
     ];
     if (chooseFormat(query.f, headers) === 'html') return rawJson(200, landingHtml(links), htmlHeaders());
     const doc = {

@@ -4,6 +4,7 @@ import { assertDatasetName, type Geodataset, toGeodataset } from '#lib/geodatase
 import { type Extents, extentsOf } from '#lib/geodatasets/extents.ts';
 import { STORAGE_CRS, SUPPORTED_CRS } from './crs.ts';
 import { GEOJSON, HTML, JSON_TYPE, type Link } from './request.ts';
+import { collectionTilesLinks } from './tiles/links.ts';
 
 /** A geodataset with the extents its catalog row keeps (lib/geodatasets/extents.ts). */
 export interface CollectionSource {
@@ -72,6 +73,7 @@ export function collectionJson(base: string, src: CollectionSource): Record<stri
     { href: `${url}?f=html`, rel: 'alternate', type: HTML, title: 'This collection as HTML' },
     { href: `${url}/items`, rel: 'items', type: GEOJSON, title: 'The features' },
     { href: `${url}/items?f=html`, rel: 'items', type: HTML, title: 'The features as HTML' },
+    ...collectionTilesLinks(base, ds.name),
   ];
   const extent: Record<string, unknown> = {
     spatial: { bbox: [extents.bbox ?? [-180, -90, 180, 90]], crs: STORAGE_CRS.uri },

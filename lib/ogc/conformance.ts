@@ -1,8 +1,14 @@
-/** The conformance classes this OGC API – Features implementation declares (docs/ogc.md, "Conformance"). */
+import { TILES_CONFORMANCE_CLASSES } from './tiles/conformance.ts';
+
+/**
+ * The conformance classes this OGC API declares (docs/ogc.md, "Conformance"): Features, then Tiles
+ * (docs/ogc-tiles.md, "Conformance").
+ */
 export const CONFORMANCE_CLASSES = [
   'http://www.opengis.net/spec/ogcapi-features-1/1.0/conf/core',
   'http://www.opengis.net/spec/ogcapi-features-1/1.0/conf/geojson',
   'http://www.opengis.net/spec/ogcapi-features-1/1.0/conf/html',
   'http://www.opengis.net/spec/ogcapi-features-1/1.0/conf/oas30',
   'http://www.opengis.net/spec/ogcapi-features-2/1.0/conf/crs',
+  ...TILES_CONFORMANCE_CLASSES,
 ] as const;

@@ -5,7 +5,9 @@ const { join } = require('node:path');
 //
 // - The stage (the Deployment's StageDescription, or an explicit AWS::ApiGateway::Stage when one exists)
 //   gets a cache cluster and MethodSettings: caching off for every method ('/*' '*'), on for
-//   GET /api/geodatasets/get and GET /api/geodatasets/get/{layer}, and their `/API/` twins.
+//   GET /api/geodatasets/get and GET /api/geodatasets/get/{layer}, the OGC API – Tiles tile route
+//   GET /api/ogc/collections/{collectionId}/tiles/{tileMatrixSetId}/{tileMatrix}/{tileRow}/{tileCol}
+//   (keyed by its path parameters, `v` and `f`), and their `/API/` twins.
 // - Those methods get CacheKeyParameters (and the matching RequestParameters): every query parameter
 //   the route declares (lib/geodatasets/read/getParams.ts: tile address, filters, the TileJSON version
 //   `v`, the GeoJSON paging and projection parameters, which share the route) and the `layer` path parameter. Under AUTH=local the
@@ -29,6 +31,15 @@ const CACHED_PATHS = [
   '/API/geodatasets/get',
   '/API/geodatasets/get/{layer}',
 ];
+
+// The OGC API – Tiles tile route (serverless/ogc-tiles.yml, docs/ogc-tiles.md): keyed by its path
+// parameters, `v` (the dataset version its tileset's template carries) and `f`.
+const OGC_TILE = '/ogc/collections/{collectionId}/tiles/{tileMatrixSetId}/{tileMatrix}/{tileRow}/{tileCol}';
+const OGC_TILE_PATHS = [`/api${OGC_TILE}`, `/API${OGC_TILE}`];
+const OGC_TILE_PATH_KEYS = ['collectionId', 'tileMatrixSetId', 'tileMatrix', 'tileRow', 'tileCol'];
+const OGC_TILE_QUERY_KEYS = ['v', 'f'];
+/** The tile functions: their Cache-Control max-age follows the gateway TTL. */
+const TILE_FUNCTIONS = ['GeodatasetsGetLambdaFunction', 'OgcTileLambdaFunction'];
 
 /**
  * Query parameters of GET /api/geodatasets/get that change its answer: every parameter its declaration
@@ -108,7 +119,7 @@ class GatewayCachePlugin {
         r.Type === 'AWS::ApiGateway::Method' &&
         r.Properties.HttpMethod === 'GET' &&
         r.Properties.ResourceId?.Ref &&
-        CACHED_PATHS.includes(paths[r.Properties.ResourceId.Ref]),
+        [...CACHED_PATHS, ...OGC_TILE_PATHS].includes(paths[r.Properties.ResourceId.Ref]),
     );
     if (methods.length === 0) return; // the read function is not part of this service
 
@@ -124,15 +135,17 @@ class GatewayCachePlugin {
     const queryKeys = declaredQueryKeys();
     for (const [, method] of methods) {
       const path = paths[method.Properties.ResourceId.Ref];
-      const keys = queryKeys.map((k) => `method.request.querystring.${k}`);
+      const ogc = OGC_TILE_PATHS.includes(path);
+      const keys = (ogc ? OGC_TILE_QUERY_KEYS : queryKeys).map((k) => `method.request.querystring.${k}`);
       if (path.includes('{layer}')) keys.unshift('method.request.path.layer');
+      if (ogc) keys.unshift(...OGC_TILE_PATH_KEYS.map((k) => `method.request.path.${k}`));
       if (s.authLocal) keys.push('method.request.header.Authorization', 'method.request.header.Cookie');
       keys.push('method.request.header.If-None-Match');
       // A failure answers 200 to the MMGIS client's requests (docs/contract.md, section 1): never cached for others.
       keys.push('method.request.header.X-Requested-With');
       const requestParameters = { ...(method.Properties.RequestParameters || {}) };
       for (const k of keys)
-        if (!(k in requestParameters)) requestParameters[k] = k === 'method.request.path.layer';
+        if (!(k in requestParameters)) requestParameters[k] = k.startsWith('method.request.path.');
       method.Properties.RequestParameters = requestParameters;
       method.Properties.Integration = {
         ...(method.Properties.Integration || {}),
@@ -148,9 +161,10 @@ class GatewayCachePlugin {
       });
     }
 
-    // The Lambda's Cache-Control max-age follows the gateway TTL unless TILE_MAX_AGE is set for it.
-    const fn = resources.GeodatasetsGetLambdaFunction;
-    if (fn?.Properties) {
+    // The Lambdas' Cache-Control max-age follows the gateway TTL unless TILE_MAX_AGE is set for them.
+    for (const name of TILE_FUNCTIONS) {
+      const fn = resources[name];
+      if (!fn?.Properties) continue;
       const vars = fn.Properties.Environment?.Variables ?? {};
       fn.Properties.Environment = { Variables: { TILE_MAX_AGE: String(s.ttl), ...vars } };
     }

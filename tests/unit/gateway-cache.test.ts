@@ -59,11 +59,15 @@ describe('packaged template: REST API stage cache on the tile route', () => {
       ThrottlingBurstLimit: 200,
     });
     const enabled = settings.filter((s) => s.CachingEnabled);
+    const ogcTile =
+      '~1ogc~1collections~1{collectionId}~1tiles~1{tileMatrixSetId}~1{tileMatrix}~1{tileRow}~1{tileCol}';
     expect(enabled.map((s) => [s.ResourcePath, s.HttpMethod]).sort()).toEqual([
       ['/~1API~1geodatasets~1get', 'GET'],
       ['/~1API~1geodatasets~1get~1{layer}', 'GET'],
+      [`/~1API${ogcTile}`, 'GET'],
       ['/~1api~1geodatasets~1get', 'GET'],
       ['/~1api~1geodatasets~1get~1{layer}', 'GET'],
+      [`/~1api${ogcTile}`, 'GET'],
     ]);
     for (const s of enabled) expect(s.CacheTtlInSeconds).toBe(300);
   });
@@ -99,6 +103,44 @@ describe('packaged template: REST API stage cache on the tile route', () => {
       method('/api/geodatasets/get')!.Properties.Integration.CacheNamespace,
     );
     expect(method('/api/users/logged_in')?.Properties.Integration.CacheKeyParameters).toBeUndefined();
+  });
+
+  it('keys the OGC API – Tiles tile route by its path parameters, v and f, and the same headers', () => {
+    const tile = '/ogc/collections/{collectionId}/tiles/{tileMatrixSetId}/{tileMatrix}/{tileRow}/{tileCol}';
+    const ns = new Set<string>();
+    for (const prefix of ['api', 'API']) {
+      const m = method(`/${prefix}${tile}`);
+      expect(m, prefix).toBeDefined();
+      const keys: string[] = m.Properties.Integration.CacheKeyParameters;
+      expect([...keys].sort()).toEqual(
+        [
+          'method.request.path.collectionId',
+          'method.request.path.tileMatrixSetId',
+          'method.request.path.tileMatrix',
+          'method.request.path.tileRow',
+          'method.request.path.tileCol',
+          'method.request.querystring.v',
+          'method.request.querystring.f',
+          'method.request.header.If-None-Match',
+          'method.request.header.X-Requested-With',
+        ].sort(),
+      );
+      for (const k of keys) expect(m.Properties.RequestParameters).toHaveProperty([k]);
+      for (const k of keys.filter((k) => k.startsWith('method.request.path.')))
+        expect(m.Properties.RequestParameters[k]).toBe(true);
+      expect(m.Properties.Integration.Type).toBe('AWS_PROXY');
+      ns.add(JSON.stringify(m.Properties.Integration.CacheNamespace));
+    }
+    expect(ns.size).toBe(2);
+    // The tileset metadata (its template carries the dataset version) is not cached by the gateway.
+    expect(
+      method('/api/ogc/collections/{collectionId}/tiles/{tileMatrixSetId}')?.Properties.Integration
+        .CacheKeyParameters,
+    ).toBeUndefined();
+    expect(template.Resources.OgcTileLambdaFunction.Properties.Environment.Variables.TILE_MAX_AGE).toBe(
+      '300',
+    );
+    expect(template.Resources.OgcTileLambdaFunction.Properties.ReservedConcurrentExecutions).toBe(100);
   });
 
   it('reserves concurrency for the expensive anonymous reads', () => {
