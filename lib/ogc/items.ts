@@ -20,6 +20,8 @@ export interface ItemsPage {
   after?: number;
   /** Keyset cursor: only features with a lower id, the last `limit` of them (the `prev` link). */
   before?: number;
+  /** Features skipped first (clients that page by offset); the links it gives page by key. */
+  offset?: number;
   crs: Crs;
 }
 
@@ -36,6 +38,7 @@ export const ITEMS_PARAMETERS = new Set([
   'datetime',
   'after',
   'before',
+  'offset',
   '_',
 ]);
 
@@ -92,10 +95,13 @@ export function parseItemsPage(query: Record<string, unknown>): ItemsPage {
   }
   if (query.after !== undefined && query.before !== undefined)
     throw badRequest(`'after' and 'before' cannot both be given.`);
+  if (query.offset !== undefined && query.before !== undefined)
+    throw badRequest(`'offset' and 'before' cannot both be given.`);
   return {
     limit,
     after: query.after === undefined ? undefined : Number(query.after),
     before: query.before === undefined ? undefined : Number(query.before),
+    offset: query.offset === undefined ? undefined : Number(query.offset),
     crs: parseCrs(query.crs as string | undefined, 'crs'),
   };
 }
@@ -134,7 +140,7 @@ export function itemsQuery(sql: Queryable, ds: Geodataset, f: ReadFilters, page:
   }
   const after = page.after ?? 0;
   return sql`select t.id, ${text} as f from ${table} t where ${where} and t.id > ${after}::bigint
-    order by t.id limit ${page.limit + 1}::int`;
+    order by t.id offset ${page.offset ?? 0}::bigint limit ${page.limit + 1}::int`;
 }
 
 /**

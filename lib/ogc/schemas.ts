@@ -75,6 +75,13 @@ export const itemsQuery = {
     },
     after: cursor('above'),
     before: cursor('below'),
+    offset: {
+      type: 'integer',
+      minimum: 0,
+      maximum: 10_000_000,
+      description:
+        'Features to skip before the page (as clients that page by offset send, e.g. ogc-client); the next and prev links page by key.',
+    },
   },
   additionalProperties: { type: 'string', maxLength: 256 },
   maxProperties: 40,
