@@ -6,6 +6,8 @@ import { endpoint } from '#lib/http/endpoint.ts';
 import { streamedJson } from '#lib/http/largeResponse.ts';
 import { featureCollection, largeAnswer } from '#lib/http/openapi/shapes/geodatasets.ts';
 import { tileResponse } from '#lib/http/tileResponse.ts';
+import { parseFilterParams } from '#lib/ogc/cql2/filter.ts';
+import { withCql2 } from '#lib/ogc/cql2/readFilter.ts';
 
 const query = {
   type: 'object',
@@ -15,6 +17,10 @@ const query = {
     x: { type: 'integer' },
     y: { type: 'integer' },
     z: { type: 'integer' },
+    // OGC CQL2 (docs/cql2.md): cql2-text by default; cql2-json as text, or as an object in a POST body.
+    filter: { type: 'string' },
+    'filter-lang': { type: 'string', enum: ['cql2-text', 'cql2-json'] },
+    'filter-crs': { type: 'string' },
   },
 } as const;
 
@@ -59,10 +65,21 @@ export const handler = endpoint(
     if (params.type !== 'geojson' && params.type !== 'mvt')
       throw badRequest(`'type' must be geojson or mvt.`);
     const filters = parseReadFilters(params);
+    // A cql2-json object in a POST body: as text, so the tile ETag (and any cache key) tells filters apart.
+    if (params.filter !== null && typeof params.filter === 'object') {
+      params['filter-lang'] ??= 'cql2-json';
+      params.filter = JSON.stringify(params.filter);
+    }
+    const cql2 = parseFilterParams(params);
     const options = params.type === 'geojson' ? parseGeojsonOptions(params) : undefined;
     const ds = await requireDataset(db.sql, String(layer));
     if (!options) return tileResponse({ db, ds, query: params, headers });
-    const features = streamFeatureCollection(db.sql, ds, await resolveReadFilters(db.sql, filters), options);
+    const features = streamFeatureCollection(
+      db.sql,
+      ds,
+      await withCql2(db.sql, ds, await resolveReadFilters(db.sql, filters), cql2),
+      options,
+    );
     return streamedJson(features, 'read it in pages with limit and offset');
   },
 );

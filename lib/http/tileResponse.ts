@@ -15,6 +15,8 @@ import {
   tileHeaders,
   tileSettings,
 } from '#lib/geodatasets/tiles/tileParams.ts';
+import { parseFilterParams } from '#lib/ogc/cql2/filter.ts';
+import { withCql2 } from '#lib/ogc/cql2/readFilter.ts';
 import { etagMatches } from './middleware/conditionalRequest.ts';
 import { binary, type HttpResponse, respond } from './response.ts';
 
@@ -33,12 +35,13 @@ export async function tileResponse(input: {
   const { db, ds, query } = input;
   const address = parseTileAddress(query);
   const parsed = parseReadFilters(query);
+  const cql2 = parseFilterParams(query);
   const source = parseTileSource(query);
   const settings = tileSettings();
   const etag = tileEtag(ds, query, settings);
   const headers = tileHeaders(etag, settings);
   if (etagMatches(header(input.headers, 'if-none-match'), etag)) return respond(304, undefined, { headers });
-  const filters = await resolveReadFilters(db.sql, parsed);
+  const filters = await withCql2(db.sql, ds, await resolveReadFilters(db.sql, parsed), cql2);
   const where = sqlWhere(db.sql, ds, filters, 't');
   const tile = await withReadErrors(() => readTile(db, ds, address, where, { settings, source }));
   if (tile.n === 0 || tile.tile.length === 0) return respond(204, undefined, { headers });
