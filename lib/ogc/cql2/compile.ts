@@ -25,6 +25,7 @@ import type { FilterCrs } from './crs.ts';
  * then counts under the project's numeric rule; a string makes it text; TRUE/FALSE boolean; DATE and
  * TIMESTAMP an instant); two untyped property values compare as jsonb. Temporal operators compare
  * intervals [start, end] by the standard's definitions (an instant is [t, t]; a DATE is its whole UTC day).
+ * Logic is SQL's three-valued one: a comparison with a missing value is unknown, and so is its NOT.
  */
 
 export type Kind = 'number' | 'text' | 'boolean' | 'instant' | 'geometry' | 'json';
@@ -114,7 +115,7 @@ class Compiler {
       const joined = parts.reduce((acc, p) => (op === 'and' ? sql`${acc} and ${p}` : sql`${acc} or ${p}`));
       return sql`(${joined})`;
     }
-    if (op === 'not') return sql`(not coalesce(${this.condition(args[0])}, false))`;
+    if (op === 'not') return sql`(not ${this.condition(args[0])})`;
     if ((COMPARISON_OPS as readonly string[]).includes(op)) return this.comparison(e);
     if (op === 'like') return this.like(args[0], args[1]);
     if (op === 'between') {
