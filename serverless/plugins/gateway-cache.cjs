@@ -51,6 +51,10 @@ const QUERY_KEYS = [
   'spatialFilter',
   'noDuplicates',
   'filters',
+  // OGC CQL2 (docs/cql2.md)
+  'filter',
+  'filter-lang',
+  'filter-crs',
   '_source',
   'stats',
   'limit',

@@ -228,6 +228,13 @@ describe('filter on GET /api/geodatasets/get', () => {
       ["n = 'x' AND S_INTERSECTS(n, POINT(0 0))", {}, /needs a geometry/],
       ['n = 1', { 'filter-lang': 'cql2-xml' }, /filter-lang/],
       ['n = 1', { 'filter-crs': 'EPSG:9999' }, /filter-crs/],
+      [
+        'S_INTERSECTS(geometry, POINT(3e7 0))',
+        { 'filter-crs': 'EPSG:3857' },
+        /outside the projection's extent/,
+      ],
+      ['S_INTERSECTS(geometry, BBOX(10, 0, 0, 10))', {}, /minimum exceeds its maximum/],
+      ["start_time > '2020-01-01'", {}, /needs an instant/],
     ] as const) {
       const res = await call('GET', url({ filter, ...extra }));
       expect(res.status, filter).toBe(400);

@@ -30,6 +30,9 @@ const TILE_PARAMS = [
   'spatialFilter',
   'noDuplicates',
   'filters',
+  'filter',
+  'filter-lang',
+  'filter-crs',
 ];
 
 let out: string;

@@ -252,6 +252,7 @@ class Compiler {
     if (typeof e === 'object' && e !== null && !Array.isArray(e)) {
       if ('bbox' in e) return this.bbox(e as BboxLiteral);
       if ('type' in e) {
+        if (this.crs === 'EPSG:3857') checkMercator(positionsOf(e as Geometry));
         const g = sql`ST_Force2D(ST_GeomFromGeoJSON(${JSON.stringify(e as Geometry)}::text))`;
         return sql`ST_MakeValid(${this.toWgs84(g)})`;
       }
@@ -269,6 +270,11 @@ class Compiler {
       throw badRequest(
         `'filter' has a BBOX whose minimum exceeds its maximum (one crossing the antimeridian is not supported).`,
       );
+    if (this.crs === 'EPSG:3857')
+      checkMercator([
+        [x0, y0],
+        [x1, y1],
+      ]);
     const srid = this.crs === 'EPSG:3857' ? 3857 : 4326;
     const env = this
       .sql`ST_MakeEnvelope(${x0}::float8, ${y0}::float8, ${x1}::float8, ${y1}::float8, ${srid}::int)`;
@@ -354,6 +360,29 @@ class Compiler {
         return this.unsupported(`the temporal operator ${op}`);
     }
   }
+}
+
+/** Every position of a geometry. */
+function positionsOf(g: Geometry): number[][] {
+  if (g.type === 'GeometryCollection') return g.geometries.flatMap(positionsOf);
+  const out: number[][] = [];
+  const walk = (c: unknown): void => {
+    if (Array.isArray(c) && typeof c[0] === 'number') out.push(c as number[]);
+    else if (Array.isArray(c)) c.forEach(walk);
+  };
+  walk(g.coordinates);
+  return out;
+}
+
+/** Web Mercator's extent (x), and y up to latitude ±89.9: beyond it the transformation has no answer. */
+const MERCATOR_X = 20037508.3428;
+const MERCATOR_Y = 44927335;
+
+function checkMercator(positions: number[][]): void {
+  if (positions.some(([x, y]) => Math.abs(x) > MERCATOR_X || Math.abs(y) > MERCATOR_Y))
+    throw badRequest(
+      `'filter' has an EPSG:3857 coordinate outside the projection's extent (|x| <= ${MERCATOR_X}, |y| <= ${MERCATOR_Y}).`,
+    );
 }
 
 const KIND_NAMES: Record<Kind, string> = {

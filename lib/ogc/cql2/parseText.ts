@@ -234,14 +234,12 @@ class TextParser {
 
   // ---- scalar level
   private scalar(): Expr {
-    return this.nested(() => {
-      let e = this.term();
-      while (this.isPunct('+') || this.isPunct('-')) {
-        const op = this.next().text;
-        e = this.node({ op, args: [e, this.term()] });
-      }
-      return e;
-    });
+    let e = this.term();
+    while (this.isPunct('+') || this.isPunct('-')) {
+      const op = this.next().text;
+      e = this.node({ op, args: [e, this.term()] });
+    }
+    return e;
   }
 
   private term(): Expr {
@@ -392,8 +390,7 @@ class TextParser {
     const args = this.nested(() => {
       const out: Expr[] = [];
       if (this.isPunct(')')) return out;
-      const arg = () =>
-        ARRAY_OP_NAMES.has(op) && this.isPunct('(') ? this.arrayLiteral() : this.scalarOrPredicate();
+      const arg = () => (ARRAY_OP_NAMES.has(op) && this.isPunct('(') ? this.arrayLiteral() : this.scalar());
       out.push(arg());
       while (this.isPunct(',')) {
         this.i++;
@@ -406,11 +403,6 @@ class TextParser {
     if (n !== undefined && args.length !== n)
       this.fail(`${name.text} takes ${n} argument${n === 1 ? '' : 's'}, got ${args.length}`, name);
     return this.node({ op, args });
-  }
-
-  /** A function argument: a scalar, or (for custom functions) a boolean expression. */
-  private scalarOrPredicate(): Expr {
-    return this.scalar();
   }
 
   private arrayLiteral(): Expr[] {
@@ -433,8 +425,7 @@ class TextParser {
   // ---- WKT
   private position(dims: number): Position {
     const p = [this.signedNumber(), this.signedNumber()];
-    if (dims === 3 || (dims === 0 && this.peek().kind === 'number') || (dims === 0 && this.isPunct('-')))
-      p.push(this.signedNumber());
+    if (dims === 3) p.push(this.signedNumber());
     return p;
   }
 

@@ -40,7 +40,29 @@ export const COLUMN_QUERYABLES: [string, QueryableField][] = [
 
 const ORDER: QueryableType[] = ['number', 'string', 'boolean', 'object', 'array'];
 
+/** Datasets whose queryables a function instance keeps (by id, table and version: any write bumps it). */
+const CACHE_SIZE = 200;
+const cache = new Map<string, Queryables>();
+
+/**
+ * The queryables of `ds`, read once per dataset state in this function instance: every filtered request
+ * and tile needs them, and the sample costs a query over up to `SAMPLE_ROWS` rows (docs/cql2.md).
+ */
 export async function readQueryables(sql: Queryable, ds: Geodataset): Promise<Queryables> {
+  const key = `${ds.id}:${ds.table}:${ds.version}`;
+  const hit = cache.get(key);
+  if (hit) {
+    cache.delete(key);
+    cache.set(key, hit);
+    return hit;
+  }
+  const q = await sampleQueryables(sql, ds);
+  cache.set(key, q);
+  if (cache.size > CACHE_SIZE) cache.delete(cache.keys().next().value as string);
+  return q;
+}
+
+async function sampleQueryables(sql: Queryable, ds: Geodataset): Promise<Queryables> {
   const props = ds.propertiesType === 'json' ? sql`properties::jsonb` : sql`properties`;
   const rows = await sql`
     select e.key, jsonb_typeof(e.value) as type, count(*)::int as n
