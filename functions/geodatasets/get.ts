@@ -7,6 +7,7 @@ import { streamedJson } from '#lib/http/largeResponse.ts';
 import { featureCollection, largeAnswer } from '#lib/http/openapi/shapes/geodatasets.ts';
 import { tileResponse } from '#lib/http/tileResponse.ts';
 import { parseFilterParams } from '#lib/ogc/cql2/filter.ts';
+import { CQL2_LIMITS } from '#lib/ogc/cql2/limits.ts';
 import { withCql2 } from '#lib/ogc/cql2/readFilter.ts';
 
 const query = {
@@ -18,9 +19,9 @@ const query = {
     y: { type: 'integer' },
     z: { type: 'integer' },
     // OGC CQL2 (docs/cql2.md): cql2-text by default; cql2-json as text, or as an object in a POST body.
-    filter: { type: 'string' },
+    filter: { type: 'string', maxLength: CQL2_LIMITS.maxLength },
     'filter-lang': { type: 'string', enum: ['cql2-text', 'cql2-json'] },
-    'filter-crs': { type: 'string' },
+    'filter-crs': { type: 'string', maxLength: 100 },
   },
 } as const;
 
