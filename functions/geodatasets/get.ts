@@ -8,6 +8,8 @@ import { endpoint } from '#lib/http/endpoint.ts';
 import { streamedJson } from '#lib/http/largeResponse.ts';
 import { featureCollection, largeAnswer } from '#lib/http/openapi/shapes/geodatasets.ts';
 import { tileResponse } from '#lib/http/tileResponse.ts';
+import { parseFilterParams } from '#lib/ogc/cql2/filter.ts';
+import { withCql2 } from '#lib/ogc/cql2/readFilter.ts';
 
 /**
  * GET /api/geodatasets/get[/{layer}] (and POST /api/geodatasets/get with the same parameters in a JSON
@@ -36,17 +38,24 @@ export const handler = endpoint(
     const params = { ...body, ...query };
     const layer = path.layer || params.layer;
     if (!layer) throw badRequest(`Missing required query parameter 'layer'.`);
+    // A cql2-json object in a body: as text, so the tile ETag (and any cache key) tells filters apart.
+    if (params.filter !== null && typeof params.filter === 'object') {
+      params['filter-lang'] ??= 'cql2-json';
+      params.filter = JSON.stringify(params.filter);
+    }
     const filters = parseReadFilters(params);
+    const cql2 = parseFilterParams(params);
     // Without `type`: GeoJSON, as MMGIS answers (docs/geodatasets-read.md).
     if (params.type === 'mvt') {
       const address = parseTileAddress(params);
       const source = parseTileSource(params);
       const ds = await requireDataset(db.sql, layer);
-      return tileResponse({ db, ds, input: params, address, filters, source, headers });
+      return tileResponse({ db, ds, input: params, address, filters, cql2, source, headers });
     }
     const options = parseGeojsonOptions(params);
     const ds = await requireDataset(db.sql, layer);
-    const features = streamFeatureCollection(db.sql, ds, await resolveReadFilters(db.sql, filters), options);
+    const resolved = await withCql2(db.sql, ds, await resolveReadFilters(db.sql, filters), cql2);
+    const features = streamFeatureCollection(db.sql, ds, resolved, options);
     return streamedJson(features, 'read it in pages with limit and offset');
   },
 );

@@ -4,6 +4,8 @@ import { streamedJson } from '#lib/http/largeResponse.ts';
 import { rawJson } from '#lib/http/response.ts';
 import { htmlHeaders } from '#lib/ogc/answers.ts';
 import { requireCollection } from '#lib/ogc/collections.ts';
+import { parseFilterParams } from '#lib/ogc/cql2/filter.ts';
+import { withCql2 } from '#lib/ogc/cql2/readFilter.ts';
 import { contentCrs } from '#lib/ogc/crs.ts';
 import { parseItemsFilters, parseItemsPage } from '#lib/ogc/items.ts';
 import { itemsText } from '#lib/ogc/itemsAnswer.ts';
@@ -13,7 +15,8 @@ import { collectionPath, itemsAnswer, itemsQuery } from '#lib/ogc/schemas.ts';
 
 /**
  * GET /api/ogc/collections/{collectionId}/items: a page of features as GeoJSON built by the database
- * (docs/ogc.md, "Items"): limit, bbox/bbox-crs, datetime, name=value on the queryables, crs; keyset
+ * (docs/ogc.md, "Items"): limit, bbox/bbox-crs, datetime, name=value on the queryables, the CQL2 filter
+ * (docs/cql2.md), crs; keyset
  * paging with next/prev links. A page above the inline limit is streamed to S3 and answered 303, as
  * /api/geodatasets/get does.
  */
@@ -31,12 +34,12 @@ export const handler = endpoint(
     // An HTML page lists at most HTML_MAX_FEATURES (docs/ogc.md, "Formats"); its next link goes on from there.
     if (format === 'html') page.limit = Math.min(page.limit, HTML_MAX_FEATURES);
     const src = await requireCollection(db.sql, path.collectionId);
-    const filters = parseItemsFilters(params, src);
+    const filters = await withCql2(db.sql, src.ds, parseItemsFilters(params, src), parseFilterParams(params));
     const base = baseUrl(event);
     const collectionUrl = `${base}/collections/${encodeURIComponent(src.ds.name)}`;
     const keep: Record<string, string> = {};
     for (const [k, v] of Object.entries(params)) {
-      if (!['f', 'after', 'before', '_'].includes(k) && v !== undefined) keep[k] = String(v);
+      if (!['f', 'after', 'before', 'offset', '_'].includes(k) && v !== undefined) keep[k] = String(v);
     }
     const pieces = itemsText(db.sql, src.ds, filters, page, { collectionUrl, keep });
     const crsHeader = { 'Content-Crs': contentCrs(page.crs) };

@@ -10,6 +10,8 @@ import {
 import { readTile } from '#lib/geodatasets/tiles/readTile.ts';
 import { type TileKeyInput, tileEtag, tileHeaders } from '#lib/geodatasets/tiles/tileCache.ts';
 import { type TileAddress, tileSettings } from '#lib/geodatasets/tiles/tileParams.ts';
+import type { Cql2Filter } from '#lib/ogc/cql2/filter.ts';
+import { withCql2 } from '#lib/ogc/cql2/readFilter.ts';
 import { etagMatches } from './middleware/conditionalRequest.ts';
 import { binary, type HttpResponse, respond } from './response.ts';
 
@@ -26,6 +28,8 @@ export async function tileResponse(tile: {
   input: TileKeyInput;
   address: TileAddress;
   filters: ReadFilters;
+  /** The CQL2 `filter` (docs/cql2.md), parsed. */
+  cql2?: Cql2Filter;
   source: string[][] | undefined;
   headers: Record<string, string | undefined>;
 }): Promise<HttpResponse> {
@@ -34,7 +38,7 @@ export async function tileResponse(tile: {
   const etag = tileEtag(ds, tile.input, settings);
   const headers = tileHeaders(etag, settings);
   if (etagMatches(header(tile.headers, 'if-none-match'), etag)) return respond(304, undefined, { headers });
-  const filters = await resolveReadFilters(db.sql, tile.filters);
+  const filters = await withCql2(db.sql, ds, await resolveReadFilters(db.sql, tile.filters), tile.cql2);
   const where = sqlWhere(db.sql, ds, filters, 't');
   const built = await withReadErrors(() => readTile(db, ds, address, where, { settings, source }));
   if (built.n === 0 || built.tile.length === 0) return respond(204, undefined, { headers });

@@ -39,6 +39,9 @@ export const ITEMS_PARAMETERS = new Set([
   'after',
   'before',
   'offset',
+  'filter',
+  'filter-lang',
+  'filter-crs',
   '_',
 ]);
 

@@ -1,3 +1,4 @@
+import { CQL2_LIMITS } from './cql2/limits.ts';
 /** The declared inputs and answer shapes of the OGC API endpoints (functions/ogc/*, docs/ogc.md). */
 
 export const formatParam = {
@@ -47,7 +48,7 @@ const cursor = (which: string) =>
 /**
  * The items' query parameters. Any other parameter is a property filter `name=value` on a queryable of the
  * collection (listed per collection in the API definition); the handler refuses unknown names (400).
- * The CQL2 `filter`, `filter-lang` and `filter-crs` parameters are declared here by docs/cql2.md's module.
+ * The CQL2 `filter`, `filter-lang` and `filter-crs` parameters are those of docs/cql2.md.
  */
 export const itemsQuery = {
   type: 'object',
@@ -75,6 +76,17 @@ export const itemsQuery = {
     },
     after: cursor('above'),
     before: cursor('below'),
+    filter: {
+      type: 'string',
+      maxLength: CQL2_LIMITS.maxLength,
+      description: 'A CQL2 filter (docs/cql2.md) on the queryables, in filter-lang.',
+    },
+    'filter-lang': { type: 'string', enum: ['cql2-text', 'cql2-json'] },
+    'filter-crs': {
+      type: 'string',
+      maxLength: 100,
+      description: 'The CRS of the filter’s geometries (default CRS84).',
+    },
     offset: {
       type: 'integer',
       minimum: 0,

@@ -1,3 +1,4 @@
+import type { Fragment } from '#lib/db/fragments.ts';
 import { badRequest } from '#lib/errors.ts';
 import { parseIsoInstant } from '#lib/iso8601.ts';
 import { numberLiteral } from '../numeric.ts';
@@ -48,7 +49,15 @@ export interface ReadFilters {
   noDuplicates: boolean;
   /** A GeoJSON geometry (validated JSON text, lon/lat) the features must intersect: POST /intersect. */
   intersect?: string;
+  /**
+   * An OGC CQL2 filter's condition (docs/cql2.md), built by lib/ogc/cql2 for this dataset (`cql2ReadFilter`)
+   * and ANDed with the others. Set by the handler, not by `parseReadFilters`.
+   */
+  cql2?: ExtraCondition;
 }
+
+/** A condition another module builds for a read: called per table alias (the noDuplicates subquery has its own). */
+export type ExtraCondition = (alias?: string) => Fragment;
 
 /** The spec's default `format`: treated as "any ISO 8601" (PLATFORM.md: as a real pattern it is wrong). */
 export const DEFAULT_FORMAT = 'YYYY-MM-DDTHH:MI:SSZ';

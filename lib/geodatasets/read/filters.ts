@@ -57,6 +57,11 @@ function sqlPropTime(
   if (format !== undefined) {
     return sql`(case when jsonb_typeof(${v}) = 'string' then to_timestamp(${v} #>> '{}', ${format}) end)`;
   }
+  return sqlJsonTime(sql, v);
+}
+
+/** A jsonb value as a time: a JSON number is epoch milliseconds, a string ISO 8601 (see `sqlPropTime`). */
+export function sqlJsonTime(sql: Queryable, v: Fragment): Fragment {
   return sql`(case jsonb_typeof(${v})
     when 'number' then to_timestamp((${v} #>> '{}')::float8 / 1000)
     when 'string' then (case when (${v} #>> '{}') ~ ${ISO_TIMESTAMP_SQL.withOffset} then (${v} #>> '{}')::timestamptz
@@ -191,6 +196,7 @@ function sqlMatch(sql: Queryable, ds: Geodataset, f: ReadFilters, alias?: string
   if (f.intersect !== undefined) {
     parts.push(sql`ST_Intersects(${geom}, ST_SetSRID(ST_GeomFromGeoJSON(${f.intersect}::text), 4326))`);
   }
+  if (f.cql2) parts.push(f.cql2(alias));
   return and(sql, parts);
 }
 

@@ -1,4 +1,5 @@
 import {
+  cql2Params,
   geojsonParams,
   layerParam,
   readFilterParams,
@@ -17,6 +18,7 @@ export const getProperties = {
   layer: layerParam,
   ...tileAddressParams,
   ...readFilterParams,
+  ...cql2Params,
   ...sourceParams,
   ...geojsonParams,
 } as const;
@@ -38,5 +40,6 @@ export const GET_PARAMS = Object.keys(getProperties) as GetParam[];
 export const TILE_PARAMS = [
   ...(Object.keys(tileAddressParams) as (keyof typeof tileAddressParams)[]),
   ...(Object.keys(readFilterParams) as (keyof typeof readFilterParams)[]),
+  ...(Object.keys(cql2Params) as (keyof typeof cql2Params)[]),
   ...(Object.keys(sourceParams) as (keyof typeof sourceParams)[]),
 ] satisfies GetParam[];

@@ -71,6 +71,16 @@ export const readFilterParams = {
   filters: { type: 'string', maxLength: 50_000 },
 } as const;
 
+/**
+ * OGC CQL2 filtering of `get` (docs/cql2.md): cql2-text by default; cql2-json as text, or as an object
+ * in a JSON body. The length cap is the parser's (lib/ogc/cql2/limits.ts, which this folder may not import).
+ */
+export const cql2Params = {
+  filter: { type: ['string', 'object'], maxLength: 20_000, maxProperties: 10 },
+  'filter-lang': { type: 'string', enum: ['cql2-text', 'cql2-json'] },
+  'filter-crs': { type: 'string', maxLength: 100 },
+} as const;
+
 /** A comma-separated list of paths (a string), or a JSON body's array of them. */
 const pathList = {
   type: ['string', 'array'],
