@@ -73,6 +73,12 @@ export function collectionJson(base: string, src: CollectionSource): Record<stri
     { href: `${url}?f=html`, rel: 'alternate', type: HTML, title: 'This collection as HTML' },
     { href: `${url}/items`, rel: 'items', type: GEOJSON, title: 'The features' },
     { href: `${url}/items?f=html`, rel: 'items', type: HTML, title: 'The features as HTML' },
+    {
+      href: `${url}/queryables`,
+      rel: 'http://www.opengis.net/def/rel/ogc/1.0/queryables',
+      type: 'application/schema+json',
+      title: 'The names a CQL2 filter may use',
+    },
     ...collectionTilesLinks(base, ds.name),
   ];
   const extent: Record<string, unknown> = {
