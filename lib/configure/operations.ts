@@ -6,7 +6,6 @@ import {
   type Config,
   insertLayers,
   type Layer,
-  type NamedUuid,
   namedUuids,
   type Placement,
   removeLayers,
