@@ -118,6 +118,9 @@ export const recreateCsv = {
     additionalProperties: {
       type: ['string', 'number', 'boolean', 'null', 'object', 'array'],
       maxLength: 1_048_576,
+      minimum: -Number.MAX_VALUE,
+      maximum: Number.MAX_VALUE,
+      maxItems: 1_000_000,
     },
   },
 } as const;

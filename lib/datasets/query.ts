@@ -5,6 +5,14 @@ import { type Dataset, findDataset, rowCells } from './store.ts';
 export const MAX_QUERIES = 50;
 const MAX_RESULTS = 100;
 
+/** A scalar of a query: strings ≤ 1024 characters, any finite number. */
+const scalar = {
+  type: ['string', 'number', 'boolean', 'null'],
+  maxLength: 1024,
+  minimum: -Number.MAX_VALUE,
+  maximum: Number.MAX_VALUE,
+} as const;
+
 /**
  * One query of `datasets/get`: the map client sends its layer's `variables.datasetLinks` entries (with
  * their own `prop` and `type`, kept in the schema's bounds) and the clicked feature's value as `search`.
@@ -16,9 +24,9 @@ const datasetQuery = {
   properties: {
     dataset: { type: 'string', maxLength: 128 },
     column: { type: 'string', maxLength: 1024 },
-    search: { type: ['string', 'number', 'boolean', 'null'], maxLength: 1024 },
+    search: scalar,
   },
-  additionalProperties: { type: ['string', 'number', 'boolean', 'null'], maxLength: 1024 },
+  additionalProperties: scalar,
 } as const;
 
 /** `queries` as a list (the JSON body's); the form's JSON text is checked against the same schema. */
