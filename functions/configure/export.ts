@@ -5,7 +5,10 @@ import { exportAnswer } from '#lib/http/openapi/shapes/configure.ts';
 
 const query = {
   type: 'object',
-  properties: { mission: { type: 'string', maxLength: 10000 } },
+  properties: {
+    // Comma-separated mission names (each checked by parseMissionList).
+    mission: { type: 'string', maxLength: 10000, pattern: '^[A-Za-z0-9 _,-]*$' },
+  },
 } as const;
 
 export const handler = endpoint(

@@ -1,6 +1,5 @@
-import { assertMissionName } from '#lib/auth/missionName.ts';
 import { isAdmin } from '#lib/auth/permissions.ts';
-import { MAX_VERSION } from '#lib/configure/names.ts';
+import { mission, version } from '#lib/configure/requests.ts';
 import { readLatest, readVersion } from '#lib/configure/store.ts';
 import { forbidden, notFound, unauthorized } from '#lib/errors.ts';
 import { endpoint } from '#lib/http/endpoint.ts';
@@ -11,8 +10,8 @@ const query = {
   type: 'object',
   required: ['mission'],
   properties: {
-    mission: { type: 'string' },
-    version: { type: 'integer', minimum: 1, maximum: MAX_VERSION },
+    mission,
+    version,
     full: { type: 'boolean', default: false },
   },
 } as const;
@@ -30,7 +29,7 @@ export const handler = endpoint(
     },
   },
   async ({ query, principal, db }) => {
-    const mission = assertMissionName(query.mission);
+    const { mission } = query;
     if (query.version !== undefined) {
       if (!principal.user) throw unauthorized('Requesting a specific version needs an administrator token.');
       if (!isAdmin(principal)) throw forbidden('Requesting a specific version is for administrators only.');

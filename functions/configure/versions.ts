@@ -1,4 +1,3 @@
-import { assertMissionName } from '#lib/auth/missionName.ts';
 import { missionOnly } from '#lib/configure/requests.ts';
 import { listVersions } from '#lib/configure/store.ts';
 import { endpoint } from '#lib/http/endpoint.ts';
@@ -9,7 +8,7 @@ import { versionsAnswer } from '#lib/http/openapi/shapes/configure.ts';
 export const handler = endpoint(
   { auth: 'admin', schema: { query: missionOnly }, responses: ok(versionsAnswer) },
   async ({ query, db }) => {
-    const mission = assertMissionName(query.mission);
+    const { mission } = query;
     return { status: 'success', mission, versions: await listVersions(db.sql, mission) };
   },
 );

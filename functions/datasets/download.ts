@@ -1,4 +1,4 @@
-import { toCsv } from '#lib/datasets/csv.ts';
+import { datasetName, toCsv } from '#lib/datasets/csv.ts';
 import { readTable, requireDataset, toObjects } from '#lib/datasets/store.ts';
 import { endpoint } from '#lib/http/endpoint.ts';
 import { datasetRows } from '#lib/http/openapi/shapes/misc.ts';
@@ -6,7 +6,7 @@ import { rawJson } from '#lib/http/response.ts';
 
 const query = {
   type: 'object',
-  properties: { layer: { type: 'string' }, format: { type: 'string', enum: ['json', 'csv'] } },
+  properties: { layer: datasetName, format: { type: 'string', enum: ['json', 'csv'], default: 'json' } },
   required: ['layer'],
 } as const;
 
@@ -16,7 +16,8 @@ const options = {
   schema: { query },
   responses: {
     200: {
-      description: 'The rows as JSON objects, or with `format=csv` the table as CSV.',
+      description:
+        "The rows as JSON objects, or with `format=csv` the table as CSV (cells that a spreadsheet would run as formulas prefixed with `'`: docs/datasets.md).",
       content: { 'application/json': datasetRows, 'text/csv': { type: 'string' } },
     },
   },

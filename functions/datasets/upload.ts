@@ -1,12 +1,15 @@
-import { parseCsv } from '#lib/datasets/csv.ts';
-import { assertName, writeDataset } from '#lib/datasets/store.ts';
+import { datasetName, parseCsv } from '#lib/datasets/csv.ts';
+import { writeDataset } from '#lib/datasets/store.ts';
 import { endpoint } from '#lib/http/endpoint.ts';
 import { ok } from '#lib/http/openapi/describe.ts';
 import { datasetWritten } from '#lib/http/openapi/shapes/misc.ts';
 
 const query = {
   type: 'object',
-  properties: { name: { type: 'string' }, mode: { type: 'string', enum: ['replace', 'append'] } },
+  properties: {
+    name: datasetName,
+    mode: { type: 'string', enum: ['replace', 'append'], default: 'replace' },
+  },
   required: ['name'],
 } as const;
 
@@ -14,8 +17,7 @@ const options = { auth: 'admin', body: 'raw', schema: { query }, responses: ok(d
 
 /** POST /api/datasets/upload?name=N[&mode=replace|append], body text/csv (RFC 4180). */
 export const handler = endpoint(options, async ({ query, rawBody, db }) => {
-  const name = assertName(query.name);
   const table = parseCsv(rawBody ?? '');
-  const r = await writeDataset(db, name, table, query.mode ?? 'replace');
-  return { status: 'success', message: `Stored ${r.added} rows in dataset '${name}'.`, body: r };
+  const r = await writeDataset(db, query.name, table, query.mode);
+  return { status: 'success', message: `Stored ${r.added} rows in dataset '${query.name}'.`, body: r };
 });

@@ -1,14 +1,15 @@
 import { endpoint } from '#lib/http/endpoint.ts';
-import { fieldsOf, jsonOrForm } from '#lib/http/formBody.ts';
 import { ok } from '#lib/http/openapi/describe.ts';
 import { shortenerAnswer } from '#lib/http/openapi/shapes/misc.ts';
-import { assertCode, expand } from '#lib/shortener/shortener.ts';
+import { expand, shortCode } from '#lib/shortener/shortener.ts';
+
+const body = { type: 'object', required: ['short'], properties: { short: shortCode } } as const;
 
 /** POST /api/shortener/expand {short} (JSON or form) → {status, message, body: {url}}; unknown: 404. */
 export const handler = endpoint(
-  { auth: 'viewer', ...jsonOrForm, responses: ok(shortenerAnswer) },
+  { auth: 'viewer', schema: { body }, responses: ok(shortenerAnswer) },
   async ({ body, db }) => {
-    const url = await expand(db.sql, assertCode(fieldsOf(body).short));
+    const url = await expand(db.sql, body.short);
     return { status: 'success', message: 'Successfully expanded URL.', body: { url } };
   },
 );

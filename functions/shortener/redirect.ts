@@ -2,9 +2,9 @@ import { header } from '#lib/auth/principal.ts';
 import { notFound } from '#lib/errors.ts';
 import { endpoint } from '#lib/http/endpoint.ts';
 import { respond } from '#lib/http/response.ts';
-import { expand, redirectTarget, siteOf } from '#lib/shortener/shortener.ts';
+import { expand, redirectTarget, shortCode, siteOf } from '#lib/shortener/shortener.ts';
 
-const path = { type: 'object', properties: { code: { type: 'string' } }, required: ['code'] } as const;
+const path = { type: 'object', properties: { code: shortCode }, required: ['code'] } as const;
 
 /** GET /api/shortener/{code}: 302 to the stored url on this site (a link a person can click). */
 export const handler = endpoint(

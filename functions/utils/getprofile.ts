@@ -1,15 +1,14 @@
 import { endpoint } from '#lib/http/endpoint.ts';
-import { fieldsOf, jsonOrForm } from '#lib/http/formBody.ts';
 import { profileText, unreadableRaster } from '#lib/http/openapi/shapes/misc.ts';
 import { jsonText } from '#lib/http/response.ts';
 import { assertMayReadPath } from '#lib/rasters/access.ts';
-import { getProfile, parseProfileInput } from '#lib/rasters/profile.ts';
+import { getProfile, profileFields, profileInput } from '#lib/rasters/profile.ts';
 import { srsLookup } from '#lib/rasters/srs.ts';
 import { missionStorage } from '#lib/storage/storage.ts';
 
 const options = {
   auth: 'viewer',
-  ...jsonOrForm,
+  schema: { body: profileFields },
   responses: { 200: profileText, 422: unreadableRaster },
 } as const;
 
@@ -19,9 +18,7 @@ const options = {
  * the text before parsing it; docs/utils.md). Failures are the usual JSON.
  */
 export const handler = endpoint(options, async ({ body, db, principal }) => {
-  const fields = fieldsOf(body);
-  assertMayReadPath(principal, fields.path);
-  const input = parseProfileInput(fields);
-  const profile = await getProfile(missionStorage(), srsLookup(db.sql), input);
+  assertMayReadPath(principal, body.path);
+  const profile = await getProfile(missionStorage(), srsLookup(db.sql), profileInput(body));
   return jsonText(profile.body);
 });

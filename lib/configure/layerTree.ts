@@ -67,23 +67,6 @@ export function findLayer(layers: unknown, uuid: string): Found | undefined {
 }
 
 /**
- * Reads `placement` from a request: absent → undefined; otherwise an object with an optional string
- * `path` and an optional integer `index`. Anything else is a 400.
- */
-export function parsePlacement(placement: unknown): Placement | undefined {
-  if (placement === undefined || placement === null) return undefined;
-  if (!isPlainObject(placement)) throw badRequest("'placement' must be an object {path?, index?}.");
-  const { path, index } = placement;
-  if (path !== undefined && path !== null && typeof path !== 'string') {
-    throw badRequest("'placement.path' must be a string of dot-separated header names.");
-  }
-  if (index !== undefined && index !== null && !(typeof index === 'number' && Number.isInteger(index))) {
-    throw badRequest("'placement.index' must be an integer.");
-  }
-  return { path: path ?? '', index: index ?? undefined };
-}
-
-/**
  * The header a placement path names (null for the top level). Each segment is a header name at that
  * level; a segment that is a whole number is an index when no header at that level has that name.
  */

@@ -1,18 +1,3 @@
-import { badRequest } from '#lib/errors.ts';
-
-/**
- * Accepts a JSON value, or (as MMGIS clients sometimes send) a string holding JSON; a string that is not
- * JSON is a 400 naming `field`.
- */
-export function parseJsonish(value: unknown, field: string): unknown {
-  if (typeof value !== 'string') return value;
-  try {
-    return JSON.parse(value);
-  } catch {
-    throw badRequest(`'${field}' must be a JSON object (or a string holding one); it is not valid JSON.`);
-  }
-}
-
 export function isPlainObject(x: unknown): x is Record<string, any> {
   return typeof x === 'object' && x !== null && !Array.isArray(x);
 }

@@ -1,28 +1,25 @@
-import { assertMissionName } from '#lib/auth/missionName.ts';
 import type { Db } from '#lib/db/index.ts';
 import { badRequest, conflict, notFound } from '#lib/errors.ts';
 import { type ClientMessage, type ConfigEvent, pushToMission, pushToViewers } from '#lib/events/push.ts';
-import { toNumber } from '#lib/numbers.ts';
 import {
   assignUuids,
   type Config,
   insertLayers,
   type Layer,
-  type NamedUuid,
   namedUuids,
-  parsePlacement,
+  type Placement,
   removeLayers,
   setInitialView,
   updateLayer,
 } from './layerTree.ts';
-import { isPlainObject, MAX_JSON_DEPTH, MAX_VERSION, nestedDeeperThan, parseJsonish } from './names.ts';
+import { isPlainObject, MAX_JSON_DEPTH, nestedDeeperThan } from './names.ts';
 import { type ConfigRecord, commitChange, destroyMission, readLatest, readVersion } from './store.ts';
 import { templateConfig } from './template.ts';
 
 /**
- * The Configure API's changes (docs/configure.md): each parses its input (400 naming the field), runs as
- * one locked read-change-validate-store step, and pushes an event to the mission's WebSocket subscribers
- * when `forceClientUpdate` is true and a version was stored.
+ * The Configure API's changes (docs/configure.md): each takes its endpoint's validated input (the schemas
+ * in requests.ts), runs as one locked read-change-validate-store step, and pushes an event to the
+ * mission's WebSocket subscribers when `forceClientUpdate` is true and a version was stored.
  */
 export interface ChangeResponse {
   status: 'success';
@@ -48,13 +45,6 @@ interface LiveChange {
   layerName?: string | string[];
 }
 
-/** The configure app's page id (`id`, a number or string it sends with upsert), echoed in `info.id`. */
-function pageId(value: unknown): string | number | undefined {
-  if (typeof value === 'number' && Number.isFinite(value)) return value;
-  if (typeof value === 'string' && value.length <= 64) return value;
-  return undefined;
-}
-
 /**
  * After a stored change: the MMGIS client's message to every connection that may view the mission (always,
  * as the established server does), and the `{type:'config'}` event to the mission's subscribers when
@@ -62,14 +52,14 @@ function pageId(value: unknown): string | number | undefined {
  */
 async function notify(
   db: Db,
-  input: { forceClientUpdate?: unknown; id?: unknown },
+  input: { forceClientUpdate?: boolean; id?: string | number },
   res: Stored,
   event: Omit<ConfigEvent, 'type' | 'forceClientUpdate'>,
   change: LiveChange,
 ): Promise<void> {
   if (!res.stored) return;
   const force = input.forceClientUpdate === true;
-  const id = pageId(input.id);
+  const id = input.id;
   const message: ClientMessage = {
     info: { ...change, route: 'config', ...(id === undefined ? {} : { id }), mission: event.mission },
     body: { mission: event.mission, version: res.version, config: res.config },
@@ -81,90 +71,69 @@ async function notify(
   ]);
 }
 
-/** Refuses values nested deeper than any real configuration (they would exhaust stacks downstream). */
+/**
+ * Refuses values nested deeper than any real configuration (they would exhaust stacks downstream): a value
+ * parsed from JSON text is not seen by the service-wide input guard.
+ */
 function assertDepth(value: unknown, field: string) {
   if (nestedDeeperThan(value)) throw badRequest(`'${field}' is nested deeper than ${MAX_JSON_DEPTH} levels.`);
 }
 
-/** A config from a request: an object (or a JSON string of one); other values are left to validation. */
-function requestConfig(config: unknown): unknown {
-  const parsed = parseJsonish(config, 'config');
-  assertDepth(parsed, 'config');
-  return parsed;
-}
-
-function withUuids(config: unknown): { config: Config; assigned: NamedUuid[] } {
-  return isPlainObject(config) ? assignUuids(config) : { config: config as Config, assigned: [] };
-}
-
-export interface UpsertInput {
-  mission: unknown;
-  config?: unknown;
-  version?: unknown;
-  forceClientUpdate?: unknown;
+/** What every change shares (requests.ts): the mission, and the live message's options. */
+interface ChangeInput {
+  mission: string;
+  forceClientUpdate?: boolean;
   /** The configure app's page id, echoed in the live message. */
-  id?: unknown;
+  id?: string | number;
+}
+
+export interface UpsertInput extends ChangeInput {
+  /** Required unless `version` is given (the schema says so). */
+  config?: Config;
+  version?: number | null;
 }
 
 /** Creates or replaces a mission's configuration; `version` (rollback) wins over `config`. */
 export async function upsert(db: Db, input: UpsertInput): Promise<ChangeResponse> {
-  const mission = assertMissionName(input.mission);
-  const rollback = input.version !== undefined && input.version !== null;
-  if (
-    rollback &&
-    !(
-      Number.isInteger(input.version) &&
-      (input.version as number) >= 1 &&
-      (input.version as number) <= MAX_VERSION
-    )
-  ) {
-    throw badRequest(`'version' must be an integer from 1 to ${MAX_VERSION}.`);
-  }
-  if (!rollback && (input.config === undefined || input.config === null)) {
-    throw badRequest("Send 'config' (a full configuration object) or 'version' (to roll back to).");
-  }
-  const sent = rollback ? undefined : requestConfig(input.config);
+  const { mission, version } = input;
+  if (input.config) assertDepth(input.config, 'config');
   const res = await commitChange(db, mission, async (_current, tx) => {
-    let config = sent;
-    if (rollback) {
-      const old = await readVersion(tx, mission, input.version as number);
-      if (!old) throw notFound(`Mission '${mission}' has no version ${input.version}.`);
+    let config = input.config as Config;
+    if (typeof version === 'number') {
+      const old = await readVersion(tx, mission, version);
+      if (!old) throw notFound(`Mission '${mission}' has no version ${version}.`);
       config = old.config;
     }
-    const { config: next, assigned } = withUuids(config);
+    const { config: next, assigned } = assignUuids(config);
     return { config: next, extra: assigned };
   });
   await notify(db, input, res, { action: 'upsert', mission, version: res.version }, { type: 'upsert' });
   return { status: 'success', mission, version: res.version, newlyAddedUUIDs: res.extra };
 }
 
-function requestLayers(value: unknown): { list: Layer[]; many: boolean } {
-  const layer = parseJsonish(value, 'layer');
-  assertDepth(layer, 'layer');
-  const list = Array.isArray(layer) ? layer : [layer];
-  if (layer === undefined || layer === null || list.length === 0) {
-    throw badRequest("'layer' must be a layer object or a non-empty array of layer objects.");
-  }
-  list.forEach((l, i) => {
-    if (!isPlainObject(l)) {
-      throw badRequest(`'layer${Array.isArray(layer) ? `[${i}]` : ''}' must be a layer object.`);
-    }
-  });
-  return { list, many: Array.isArray(layer) };
+/** Where layers go, as a request states it (requests.ts: `placement`). */
+export interface PlacementInput {
+  path?: string | null;
+  index?: number | null;
 }
 
-export interface AddLayerInput {
-  mission: unknown;
-  layer: unknown;
-  placement?: unknown;
-  forceClientUpdate?: unknown;
+function placementOf(p: PlacementInput | null | undefined): Placement | undefined {
+  return p ? { path: p.path ?? '', index: p.index ?? undefined } : undefined;
+}
+
+export interface AddLayerInput extends ChangeInput {
+  /** One layer, or a non-empty list inserted in order. */
+  layer: Layer | Layer[];
+  placement?: PlacementInput | null;
 }
 
 /** Inserts one layer or an ordered list at `placement` (default: end of the top level). */
 export async function addLayer(db: Db, input: AddLayerInput): Promise<ChangeResponse> {
-  const mission = assertMissionName(input.mission);
-  const { list: layers, many } = requestLayers(input.layer);
-  const placement = parsePlacement(input.placement);
+  const { mission } = input;
+  assertDepth(input.layer, 'layer');
+  const many = Array.isArray(input.layer);
+  const layers = many ? (input.layer as Layer[]) : [input.layer as Layer];
+  const placement = placementOf(input.placement);
   const res = await commitChange(db, mission, (current) => {
     const base = requireCurrent(current, mission).config;
     const { config: added, assigned } = assignUuids({ layers });
@@ -183,27 +152,18 @@ export async function addLayer(db: Db, input: AddLayerInput): Promise<ChangeResp
   return { status: 'success', mission, version: res.version, newlyAddedUUIDs: res.extra.assigned };
 }
 
-function requestUuid(value: unknown, field = 'layerUUID'): string {
-  if (typeof value !== 'string' || value === '') throw badRequest(`'${field}' must be a non-empty string.`);
-  return value;
-}
-
-export interface UpdateLayerInput {
-  mission: unknown;
-  layerUUID: unknown;
-  layer: unknown;
-  placement?: unknown;
-  forceClientUpdate?: unknown;
+export interface UpdateLayerInput extends ChangeInput {
+  layerUUID: string;
+  /** A partial layer. */
+  layer: Layer;
+  placement?: PlacementInput | null;
 }
 
 /** Deep merges a partial layer over the layer `layerUUID`; moves it when `placement` is given. */
 export async function updateLayerOf(db: Db, input: UpdateLayerInput): Promise<ChangeResponse> {
-  const mission = assertMissionName(input.mission);
-  const uuid = requestUuid(input.layerUUID);
-  const patch = parseJsonish(input.layer, 'layer');
+  const { mission, layerUUID: uuid, layer: patch } = input;
   assertDepth(patch, 'layer');
-  if (!isPlainObject(patch)) throw badRequest("'layer' must be a (partial) layer object.");
-  const placement = parsePlacement(input.placement);
+  const placement = placementOf(input.placement);
   const res = await commitChange(db, mission, (current) => {
     const next = updateLayer(requireCurrent(current, mission).config, uuid, patch, placement);
     const { config, assigned } = assignUuids(next);
@@ -219,25 +179,17 @@ export async function updateLayerOf(db: Db, input: UpdateLayerInput): Promise<Ch
   return { status: 'success', mission, version: res.version, newlyAddedUUIDs: res.extra };
 }
 
-export interface RemoveLayerInput {
-  mission: unknown;
-  layerUUID: unknown;
-  forceClientUpdate?: unknown;
+export interface RemoveLayerInput extends ChangeInput {
+  /** One uuid or a non-empty list (a uuid listed twice is removed once). */
+  layerUUID: string | string[];
 }
 
 /** Removes layers (with their sublayers); any unknown uuid → 404 and nothing removed. */
 export async function removeLayer(db: Db, input: RemoveLayerInput): Promise<ChangeResponse> {
-  const mission = assertMissionName(input.mission);
-  const raw = input.layerUUID;
-  const uuids = Array.isArray(raw) ? raw : [raw];
-  if (raw === undefined || raw === null || uuids.length === 0) {
-    throw badRequest("'layerUUID' must be a uuid or a non-empty array of uuids.");
-  }
-  uuids.forEach((u, i) => {
-    requestUuid(u, Array.isArray(raw) ? `layerUUID[${i}]` : 'layerUUID');
-  });
+  const { mission } = input;
+  const uuids = [...new Set(Array.isArray(input.layerUUID) ? input.layerUUID : [input.layerUUID])];
   const res = await commitChange(db, mission, (current) => {
-    const { config, removed } = removeLayers(requireCurrent(current, mission).config, uuids as string[]);
+    const { config, removed } = removeLayers(requireCurrent(current, mission).config, uuids);
     return { config, extra: removed };
   });
   await notify(
@@ -245,40 +197,33 @@ export async function removeLayer(db: Db, input: RemoveLayerInput): Promise<Chan
     input,
     res,
     { action: 'removeLayer', mission, version: res.version, layerUUIDs: res.extra.map((r) => r.uuid) },
-    { type: 'removeLayer', layerName: [...new Set(uuids as string[])] },
+    { type: 'removeLayer', layerName: uuids },
   );
   return { status: 'success', mission, version: res.version, removedUUIDs: res.extra };
 }
 
-export interface InitialViewInput {
-  mission: unknown;
-  latitude?: unknown;
-  longitude?: unknown;
-  zoom?: unknown;
-  forceClientUpdate?: unknown;
+export interface InitialViewInput extends ChangeInput {
+  latitude?: number | null;
+  longitude?: number | null;
+  zoom?: number | null;
 }
 
-function viewValue(value: unknown, field: string, min: number, max: number): number | undefined {
-  if (value === undefined || value === null) return undefined;
-  const n = toNumber(value);
-  if (!Number.isFinite(n) || n < min || n > max) {
-    const range = max === Number.POSITIVE_INFINITY ? `≥ ${min}` : `in [${min}, ${max}]`;
-    throw badRequest(`'${field}' must be a number ${range}.`);
+/** An initial view change names at least one of its three entries (a rule across fields). */
+function atLeastOneView(view: { latitude?: number; longitude?: number; zoom?: number }) {
+  if (view.latitude === undefined && view.longitude === undefined && view.zoom === undefined) {
+    throw badRequest("Send at least one of 'latitude', 'longitude' and 'zoom'.");
   }
-  return n;
 }
 
 /** Sets the given entries of `msv.view`; no change → the current version, nothing stored. */
 export async function updateInitialView(db: Db, input: InitialViewInput): Promise<ChangeResponse> {
-  const mission = assertMissionName(input.mission);
+  const { mission } = input;
   const view = {
-    latitude: viewValue(input.latitude, 'latitude', -90, 90),
-    longitude: viewValue(input.longitude, 'longitude', -360, 360),
-    zoom: viewValue(input.zoom, 'zoom', 0, Number.POSITIVE_INFINITY),
+    latitude: input.latitude ?? undefined,
+    longitude: input.longitude ?? undefined,
+    zoom: input.zoom ?? undefined,
   };
-  if (view.latitude === undefined && view.longitude === undefined && view.zoom === undefined) {
-    throw badRequest("Send at least one of 'latitude', 'longitude' and 'zoom'.");
-  }
+  atLeastOneView(view);
   const res = await commitChange(db, mission, (current) => {
     const { config, changed } = setInitialView(requireCurrent(current, mission).config, view);
     return { config: changed ? config : null, extra: changed };
@@ -295,15 +240,13 @@ export async function updateInitialView(db: Db, input: InitialViewInput): Promis
 }
 
 /** Creates a mission (409 when it exists) from `config`, or from the template when none is given. */
-export async function addMission(db: Db, input: { mission: unknown; config?: unknown }) {
-  const mission = assertMissionName(input.mission);
-  const sent =
-    input.config === undefined || input.config === null
-      ? templateConfig(mission)
-      : requestConfig(input.config);
+export async function addMission(db: Db, input: { mission: string; config?: Config }) {
+  const { mission } = input;
+  if (input.config) assertDepth(input.config, 'config');
+  const sent = input.config ?? templateConfig(mission);
   const res = await commitChange(db, mission, (current) => {
     if (current) throw conflict(`Mission '${mission}' already exists.`);
-    const { config, assigned } = withUuids(sent);
+    const { config, assigned } = assignUuids(sent);
     return { config, extra: assigned };
   });
   return {
@@ -319,9 +262,8 @@ export async function addMission(db: Db, input: { mission: unknown; config?: unk
  * Copies the latest configuration of `existingMission` as version 1 of `cloneMission` (its `msv.mission`
  * set to the new name). 404 when the source is unknown, 409 when the clone exists.
  */
-export async function cloneMission(db: Db, input: { existingMission: unknown; cloneMission: unknown }) {
-  const from = assertMissionName(input.existingMission, 'existingMission');
-  const to = assertMissionName(input.cloneMission, 'cloneMission');
+export async function cloneMission(db: Db, input: { existingMission: string; cloneMission: string }) {
+  const { existingMission: from, cloneMission: to } = input;
   const res = await commitChange(db, to, async (current, tx) => {
     if (current) throw conflict(`Mission '${to}' already exists.`);
     const source = await readLatest(tx, from);
@@ -339,8 +281,8 @@ export async function cloneMission(db: Db, input: { existingMission: unknown; cl
 }
 
 /** Removes every version of a mission. */
-export async function destroy(db: Db, input: { mission: unknown }) {
-  const mission = assertMissionName(input.mission);
+export async function destroy(db: Db, input: { mission: string }) {
+  const { mission } = input;
   const versions = await destroyMission(db, mission);
   return {
     status: 'success' as const,

@@ -8,7 +8,7 @@ export interface Table {
   rows: string[][];
 }
 
-const MAX_COLUMNS = 1000;
+export const MAX_COLUMNS = 1000;
 
 /** 400 unless `columns` are non-empty, distinct and at most 1000. */
 export function assertColumns(columns: string[], where: string): string[] {
@@ -53,12 +53,32 @@ export function parseCsv(text: string): Table {
   return { columns: assertColumns(columns, 'CSV line 1'), rows };
 }
 
-/** The table as RFC 4180 CSV (CRLF line ends, fields quoted where needed); parseCsv gives it back. */
+/** First characters a spreadsheet reads as the start of a formula (with their full-width forms). */
+const FORMULA_START = /^[=+\-@\t\r\uFF1D\uFF0B\uFF0D\uFF20]/;
+/** A plain negative number (`-3`, `-0.5`, `-1e3`): a spreadsheet reads it as a number, never a formula. */
+const NEGATIVE_NUMBER = /^-(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/;
+
+/**
+ * A cell as written to a CSV download (docs/datasets.md, "Formula injection"): one that a spreadsheet would
+ * run as a formula (it begins with `=`, `+`, `-`, `@`, a tab or a carriage return) gets a leading `'`
+ * (OWASP's CSV injection rule); a plain negative number is left as it is.
+ */
+export function neutralizeFormula(cell: string): string {
+  return FORMULA_START.test(cell) && !NEGATIVE_NUMBER.test(cell) ? `'${cell}` : cell;
+}
+
+/**
+ * The table as RFC 4180 CSV (CRLF line ends, fields quoted where needed) for a spreadsheet: cells that
+ * would run as formulas are prefixed by `neutralizeFormula` and quoted; parseCsv gives every other cell
+ * back exactly.
+ */
 export function toCsv(table: Table): string {
-  return stringify([table.columns, ...table.rows], {
+  const cells = (row: string[]) => row.map(neutralizeFormula);
+  return stringify([cells(table.columns), ...table.rows.map(cells)], {
     record_delimiter: 'windows',
-    // Quote any field holding a line break (csv-stringify alone quotes only the record delimiter).
-    quoted_match: /[\r\n]/,
+    // Quote any field holding a line break (csv-stringify alone quotes only the record delimiter), and
+    // every neutralized formula (OWASP: the prefixed cell in double quotes).
+    quoted_match: [/[\r\n]/, /^'[=+\-@\t\r\uFF1D\uFF0B\uFF0D\uFF20]/],
   });
 }
 
@@ -70,44 +90,57 @@ export function cellText(v: unknown): string {
   return JSON.stringify(v);
 }
 
+/** A dataset's name (docs/datasets.md): 1–128 letters, digits, `_`, `-`, `.` (the geodataset rule). */
+export const datasetName = {
+  type: 'string',
+  minLength: 1,
+  maxLength: 128,
+  pattern: '^[A-Za-z0-9_.-]+$',
+} as const;
+
+/** `recreate`'s `header`: the columns in order (null: the rows' keys in order of first appearance). */
+export const recreateHeader = {
+  type: ['array', 'null'],
+  minItems: 1,
+  maxItems: MAX_COLUMNS,
+  uniqueItems: true,
+  items: { type: 'string', minLength: 1, maxLength: 1024 },
+} as const;
+
+/** `recreate`'s `csv`: the rows as objects (request bodies, at most 6 MB, bound their number first). */
+export const recreateCsv = {
+  type: 'array',
+  maxItems: 1_000_000,
+  items: {
+    type: 'object',
+    maxProperties: MAX_COLUMNS,
+    propertyNames: { maxLength: 1024 },
+    additionalProperties: {
+      type: ['string', 'number', 'boolean', 'null', 'object', 'array'],
+      maxLength: 1_048_576,
+      minimum: -Number.MAX_VALUE,
+      maximum: Number.MAX_VALUE,
+      maxItems: 1_000_000,
+    },
+  },
+} as const;
+
 /**
- * MMGIS's `recreate` form: `csv` is an array of row objects (or a string holding that JSON); `header`,
- * when given, fixes the columns and their order, else the keys in order of first appearance.
+ * MMGIS's `recreate` form as a table: `header`, when given, fixes the columns and their order, else the
+ * rows' keys in order of first appearance (at most 1000, none empty). Cells are `cellText`; a column a row
+ * lacks is empty (own keys only: a `constructor` column is not Object's constructor).
  */
-export function tableFromObjects(csv: unknown, header: unknown): Table {
-  let list = csv;
-  if (typeof list === 'string') {
-    try {
-      list = JSON.parse(list);
-    } catch {
-      throw badRequest("'csv' must be an array of row objects or a string holding one.");
-    }
-  }
-  if (!Array.isArray(list))
-    throw badRequest("'csv' must be an array of row objects or a string holding one.");
-  let hdr = header;
-  if (typeof hdr === 'string') {
-    try {
-      hdr = JSON.parse(hdr);
-    } catch {
-      throw badRequest("'header' must be a list of column names.");
-    }
-  }
+export function tableFromObjects(
+  list: Record<string, unknown>[],
+  header: readonly string[] | null | undefined,
+): Table {
   let columns: string[];
-  if (hdr === undefined || hdr === null) {
+  if (header) columns = [...header];
+  else {
     const seen = new Set<string>();
-    for (const r of list) if (r && typeof r === 'object') for (const k of Object.keys(r)) seen.add(k);
-    columns = [...seen];
-  } else if (Array.isArray(hdr) && hdr.every((h) => typeof h === 'string')) {
-    columns = hdr as string[];
-  } else {
-    throw badRequest("'header' must be a list of column names.");
+    for (const r of list) for (const k of Object.keys(r)) seen.add(k);
+    columns = assertColumns([...seen], "The keys of 'csv'");
   }
-  assertColumns(columns, "'header'");
-  const rows = list.map((r, i) => {
-    if (!r || typeof r !== 'object' || Array.isArray(r)) throw badRequest(`'csv[${i}]' must be an object.`);
-    const row = r as Record<string, unknown>;
-    return columns.map((c) => cellText(row[c]));
-  });
+  const rows = list.map((row) => columns.map((c) => cellText(Object.hasOwn(row, c) ? row[c] : undefined)));
   return { columns, rows };
 }

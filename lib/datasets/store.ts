@@ -1,8 +1,7 @@
 import type { Db, Queryable, TxSql } from '#lib/db/index.ts';
-import { badRequest, notFound } from '#lib/errors.ts';
+import { notFound } from '#lib/errors.ts';
 import type { Table } from './csv.ts';
 
-const NAME = /^[A-Za-z0-9_.-]{1,128}$/;
 const BATCH = 5000;
 
 export type WriteMode = 'replace' | 'append';
@@ -13,16 +12,6 @@ export interface Dataset {
   columns: string[];
   rows: number;
   updated: string;
-}
-
-/** Names follow the geodataset rule (docs/datasets.md): 1–128 letters, digits, `_`, `-`, `.`. */
-export function assertName(name: unknown, field = 'name'): string {
-  if (typeof name !== 'string' || !NAME.test(name)) {
-    throw badRequest(
-      `'${field}' must be 1-128 characters of letters, digits, '_', '-' or '.' (got ${JSON.stringify(name)?.slice(0, 80)}).`,
-    );
-  }
-  return name;
 }
 
 function toDataset(r: Record<string, unknown>): Dataset {
@@ -41,20 +30,17 @@ export async function findDataset(sql: Queryable, name: string): Promise<Dataset
 }
 
 export async function requireDataset(sql: Queryable, name: string): Promise<Dataset> {
-  const d = await findDataset(sql, assertName(name, 'layer'));
+  const d = await findDataset(sql, name);
   if (!d) throw notFound(`Dataset '${name}' not found.`);
   return d;
 }
 
 async function insertRows(tx: TxSql, id: number, columns: string[], rows: string[][], first: number) {
   for (let i = 0; i < rows.length; i += BATCH) {
-    const batch = rows.slice(i, i + BATCH).map((r) => {
-      const o: Record<string, string> = {};
-      columns.forEach((c, j) => {
-        o[c] = r[j] ?? '';
-      });
-      return o;
-    });
+    // Object.fromEntries defines own keys: a `__proto__` column is data, not the object's prototype.
+    const batch = rows
+      .slice(i, i + BATCH)
+      .map((r) => Object.fromEntries(columns.map((c, j) => [c, r[j] ?? ''])));
     await tx`
       insert into dataset_rows (dataset_id, idx, data)
       select ${id}, ${first + i}::int + t.ord::int, t.value
@@ -94,13 +80,19 @@ export async function writeDataset(
   });
 }
 
+/**
+ * The cells of a stored row in `columns` order ('' for columns added after the row was written). Own keys
+ * only: a `constructor` or `__proto__` column is read as data, never from the object's prototype.
+ */
+export function rowCells(data: unknown, columns: string[]): string[] {
+  const row = data as Record<string, string>;
+  return columns.map((c) => (Object.hasOwn(row, c) ? row[c] : ''));
+}
+
 /** Every row in order, each cell as text ('' for columns added after the row was written). */
 export async function readTable(sql: Queryable, ds: Dataset): Promise<Table> {
   const rows = await sql`select data from dataset_rows where dataset_id = ${ds.id} order by idx`;
-  return {
-    columns: ds.columns,
-    rows: rows.map((r) => ds.columns.map((c) => ((r.data as Record<string, string>)[c] ?? '') as string)),
-  };
+  return { columns: ds.columns, rows: rows.map((r) => rowCells(r.data, ds.columns)) };
 }
 
 export function toObjects(table: Table): Record<string, string>[] {
@@ -108,7 +100,7 @@ export function toObjects(table: Table): Record<string, string>[] {
 }
 
 export async function removeDataset(sql: Queryable, name: string): Promise<void> {
-  const rows = await sql`delete from datasets where name = ${assertName(name)} returning id`;
+  const rows = await sql`delete from datasets where name = ${name} returning id`;
   if (!rows.length) throw notFound(`Dataset '${name}' not found.`);
 }
 

@@ -3,7 +3,6 @@ import { badRequest } from '#lib/errors.ts';
 import { missionKey } from '#lib/storage/paths.ts';
 import type { MissionStorage } from '#lib/storage/storage.ts';
 import type { CrsLookup } from './crs.ts';
-import { integerField, numberField } from './inputs.ts';
 import { openRaster, pixelAt, readPixels } from './raster.ts';
 
 export const MAX_STEPS = 10000;
@@ -18,20 +17,33 @@ export interface ProfileInput {
   xyz: boolean;
 }
 
-/** Validates MMGIS's getprofile fields (JSON numbers or form strings). */
-export function parseProfileInput(f: Record<string, unknown>): ProfileInput {
-  const axes = f.axes;
-  if (axes !== undefined && axes !== null && typeof axes !== 'string')
-    throw badRequest("'axes' must be a string.");
-  return {
-    key: missionKey(f.path),
-    lat1: numberField(f.lat1, 'lat1', -90, 90),
-    lon1: numberField(f.lon1, 'lon1', -360, 360),
-    lat2: numberField(f.lat2, 'lat2', -90, 90),
-    lon2: numberField(f.lon2, 'lon2', -360, 360),
-    steps: integerField(f.steps, 'steps', 2, MAX_STEPS),
-    xyz: axes === 'xyz',
-  };
+/** getprofile's fields (docs/utils.md), declared by its endpoint: a form's strings are coerced to these. */
+export const profileFields = {
+  type: 'object',
+  required: ['path', 'lat1', 'lon1', 'lat2', 'lon2', 'steps'],
+  properties: {
+    path: { type: 'string', minLength: 1, maxLength: 1024 },
+    lat1: { type: 'number', minimum: -90, maximum: 90 },
+    lon1: { type: 'number', minimum: -360, maximum: 360 },
+    lat2: { type: 'number', minimum: -90, maximum: 90 },
+    lon2: { type: 'number', minimum: -360, maximum: 360 },
+    steps: { type: 'integer', minimum: 2, maximum: MAX_STEPS },
+    axes: { type: ['string', 'null'], maxLength: 16 },
+  },
+} as const;
+
+/** The validated fields as a profile request: the path as a mission data key (missionKey's rules). */
+export function profileInput(f: {
+  path: string;
+  lat1: number;
+  lon1: number;
+  lat2: number;
+  lon2: number;
+  steps: number;
+  axes?: string | null;
+}): ProfileInput {
+  const { lat1, lon1, lat2, lon2, steps } = f;
+  return { key: missionKey(f.path), lat1, lon1, lat2, lon2, steps, xyz: f.axes === 'xyz' };
 }
 
 /**

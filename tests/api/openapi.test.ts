@@ -58,7 +58,7 @@ describe('GET /api/openapi.json', () => {
       name: 'mission',
       in: 'query',
       required: true,
-      schema: { type: 'string' },
+      schema: { type: 'string', minLength: 1, maxLength: 64, pattern: '^[A-Za-z0-9 _-]+$' },
     });
     const login = doc.paths['/api/users/login'].post as unknown as { requestBody: { content: object } };
     const credentials = {

@@ -100,3 +100,37 @@ describe('shortener', () => {
     expect(res.status).toBe(401);
   });
 });
+
+describe('shortener: declared bounds (400 naming the field, nothing stored)', () => {
+  const shorten = (url: unknown) => call('POST', '/api/shortener/shorten', { body: { url } });
+  const stored = async (url: string) =>
+    (await getDb().sql`select count(*)::int as n from short_urls where url = ${url}`)[0].n as number;
+
+  it('url: 2048 characters are shortened, 2049 or a control character is a 400 naming url', async () => {
+    const base = `?mission=${uniqueName('M')}&x=`;
+    const atBound = base.padEnd(2048, 'a');
+    const ok = await shorten(atBound);
+    expect(ok.status).toBe(200);
+    for (const bad of [`${atBound}a`, `${base}\nSet-Cookie: a=b`, `${base}\u007f`, '', 42]) {
+      const res = await shorten(bad);
+      expect(res.status).toBe(400);
+      expect(res.body.message).toContain("'url'");
+      if (typeof bad === 'string') expect(await stored(bad)).toBe(0);
+    }
+  });
+
+  it('short: 1 to 64 characters (expand and the redirect)', async () => {
+    const long = await call('POST', '/api/shortener/expand', { body: { short: 'a'.repeat(65) } });
+    expect(long.status).toBe(400);
+    expect(long.body.message).toContain("'short'");
+    const empty = await call('POST', '/api/shortener/expand', { body: { short: '' } });
+    expect(empty.status).toBe(400);
+    expect(empty.body.message).toContain("'short'");
+    expect((await call('POST', '/api/shortener/expand', { body: { short: 'a'.repeat(64) } })).status).toBe(
+      404,
+    );
+    const go = await call('GET', `/api/shortener/${'a'.repeat(65)}`);
+    expect(go.status).toBe(400);
+    expect(go.body.message).toContain("'code'");
+  });
+});

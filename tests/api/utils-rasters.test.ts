@@ -154,6 +154,11 @@ describe('getprofile', () => {
     ['steps not a number', { steps: 'many' }, 'steps'],
     ['latitude out of range', { lat1: 91 }, 'lat1'],
     ['missing lon2', { lon2: undefined }, 'lon2'],
+    ['longitude past 360', { lon2: 360.5 }, 'lon2'],
+    ['a fractional steps', { steps: 2.5 }, 'steps'],
+    ['a number as text in JSON', { lat1: '45' }, 'lat1'],
+    ['a path over 1024 characters', { path: `T/${'a'.repeat(1023)}` }, 'path'],
+    ['axes over 16 characters', { axes: 'x'.repeat(17) }, 'axes'],
   ])('refuses %s with 400 naming the field', async (_l, change, field) => {
     const body = { path: 'T/geo3.tif', lat1: 45, lon1: 11, lat2: 46, lon2: 12, steps: 5, ...change };
     const res = await post('/api/utils/getprofile', body);

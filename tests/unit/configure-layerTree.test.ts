@@ -5,7 +5,6 @@ import {
   deepMerge,
   findLayer,
   insertLayers,
-  parsePlacement,
   removeLayers,
   resolveHeader,
   setInitialView,
@@ -75,34 +74,6 @@ describe('findLayer', () => {
   });
   it('answers undefined for an unknown uuid', () => {
     expect(findLayer(sample().layers, U(99))).toBeUndefined();
-  });
-});
-
-describe('parsePlacement', () => {
-  it.each([
-    [undefined, undefined],
-    [null, undefined],
-    [{}, { path: '', index: undefined }],
-    [{ path: 'H1' }, { path: 'H1', index: undefined }],
-    [{ index: 0 }, { path: '', index: 0 }],
-    [
-      { path: 'H1.Inner', index: -5 },
-      { path: 'H1.Inner', index: -5 },
-    ],
-  ])('%j → %j', (input, expected) => {
-    expect(parsePlacement(input)).toEqual(expected);
-  });
-  it.each([
-    ['a string', 'H1', "'placement' must be an object"],
-    ['an array', [], "'placement' must be an object"],
-    ['a numeric path', { path: 3 }, "'placement.path' must be a string"],
-    ['a fractional index', { index: 1.5 }, "'placement.index' must be an integer"],
-    ['a string index', { index: '1' }, "'placement.index' must be an integer"],
-    ['a NaN-like index', { index: 'abc' }, "'placement.index' must be an integer"],
-  ])('rejects %s with 400', (_label, input, message) => {
-    const e = httpError(() => parsePlacement(input));
-    expect(e.statusCode).toBe(400);
-    expect(e.message).toContain(message);
   });
 });
 

@@ -27,8 +27,7 @@ describe('assertShortenableUrl', () => {
     ['http://u:p@maps.example:8443/'],
     [''],
     ['mission=M'],
-    [`?${'a'.repeat(2048)}`],
-    ['?a\nb'],
+    ['   '],
   ])('refuses %j with 400 naming url', (url) => {
     expect(() => assertShortenableUrl(url, site)).toThrow(HttpError);
     try {
