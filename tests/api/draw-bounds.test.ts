@@ -214,6 +214,11 @@ describe('draw and files bodies: declared bounds', () => {
       expect(repeatedText.status).toBe(400);
       expect(repeatedText.body.message).toMatch(/^Body field 'id' must NOT have duplicate items/);
     }
+    // One file the caller may not read among the 100 refuses the whole request (docs/draw.md, "Access").
+    const other = await newUser();
+    const secret = await makeFile(other, { public: '0' });
+    const refused = await post('/api/files/getfile', { id: [...files.slice(1), secret] }, me);
+    expect([refused.status, refused.body.message]).toEqual([403, `You may not read file ${secret}.`]);
     // 10,000 ids (the old cap) as a string of JSON: refused by the declared maximum before any query.
     const tenThousand = JSON.stringify(Array.from({ length: 10_000 }, (_, i) => i + 1));
     const big = await post('/api/files/getfile', { id: tenThousand }, me);
@@ -241,5 +246,47 @@ describe('draw and files bodies: declared bounds', () => {
     expect(form.status).toBe(200);
     const h = await history(me, file);
     expect(h[0].history).toEqual([a.id, form.body.body.id]);
+  });
+
+  it("keeps MMGIS's own draw tool calls working (forms, JSON as strings, jQuery's nulls)", async () => {
+    const file = await makeFile(me, { intent: 'all' });
+    const editor = await newUser();
+    // The file edit dialog: template as a string of JSON (here of null), a null publicity type sent as
+    // `publicity_type=`, editors as a comma-separated string, `public` as 1.
+    const changed = await postForm(
+      '/api/files/change',
+      {
+        id: file,
+        file_name: 'renamed',
+        file_description: 'd ~#tag',
+        public: 1,
+        template: 'null',
+        publicity_type: '',
+        public_editors: ` ${editor.username}, `,
+      },
+      me,
+    );
+    expect(changed.status).toBe(200);
+    expect(changed.body.body).toMatchObject({
+      file_name: 'renamed',
+      public: '1',
+      template: null,
+      publicity_type: null,
+      public_editors: [editor.username],
+    });
+    const a = await add(me, file, { type: 'Point', coordinates: [1, 2] }, { properties: { name: 'p' } });
+    // draw_edit with reassignUUID, and the export's getfile of a string of JSON with `published`.
+    const edited = await postForm(
+      '/api/draw/edit',
+      { feature_id: a.id, file_id: file, reassignUUID: true },
+      me,
+    );
+    expect(edited.status).toBe(200);
+    expect(edited.body.body.uuid).not.toBe(a.uuid);
+    const exported = await postForm('/api/files/getfile', { id: `[${file}]`, published: true }, me);
+    expect(exported.status).toBe(200);
+    expect(exported.body.body.geojson.features).toEqual([]);
+    const now = await postForm('/api/files/getfile', { id: file }, me);
+    expect(now.body.body.geojson.features.map((f: any) => f.properties.name)).toEqual(['p']);
   });
 });
