@@ -6,11 +6,11 @@
  */
 import { randomBytes } from 'node:crypto';
 import postgres from 'postgres';
+import { createDb, type Db } from '../lib/db/index.ts';
 import { type Caller, fileFor } from '../lib/draw/access.ts';
 import { makeFile } from '../lib/draw/files.ts';
 import { snapshotAt } from '../lib/draw/history.ts';
 import { featuresById, getFiles } from '../lib/draw/read.ts';
-import { createDb, type Db } from '../lib/db/index.ts';
 import { prepareDatabase } from '../scripts/devServer.ts';
 
 const SERVER = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
