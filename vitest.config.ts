@@ -1,8 +1,11 @@
 import { fileURLToPath } from 'node:url';
 import { configDefaults, defineConfig } from 'vitest/config';
 
-/** Runs alone, after the rest: its bursts measure the service, not the other test files' load. */
-const CONCURRENCY = 'tests/api/concurrency.test.ts';
+/**
+ * Run alone, after the rest: the concurrency bursts measure the service, not the other test files' load;
+ * the input sweep checks that no table changes while it runs.
+ */
+const ALONE = ['tests/api/concurrency.test.ts', 'tests/api/input-sweep.test.ts'];
 
 export default defineConfig({
   resolve: {
@@ -32,7 +35,7 @@ export default defineConfig({
           globalSetup: ['tests/setup/global.ts'],
           setupFiles: ['tests/setup/env.ts'],
           include: ['tests/**/*.test.ts'],
-          exclude: [...configDefaults.exclude, CONCURRENCY, 'tests/unit/**'],
+          exclude: [...configDefaults.exclude, ...ALONE, 'tests/unit/**'],
           sequence: { groupOrder: 0 },
         },
       },
@@ -40,7 +43,8 @@ export default defineConfig({
         extends: true,
         test: {
           name: 'concurrency',
-          include: [CONCURRENCY],
+          include: ALONE,
+          fileParallelism: false,
           globalSetup: ['tests/setup/global.ts'],
           setupFiles: ['tests/setup/env.ts'],
           sequence: { groupOrder: 1 },

@@ -78,6 +78,62 @@ async function tileRate(
   return { tile, service, sqlAlone, bytes, failed };
 }
 
+/**
+ * What a browser gets: the 40 z12 tiles of a 1920×1080 map view over the cluster (8 × 5 tiles), each
+ * client going through all of them in its own order (a map loads different tiles, not one tile again),
+ * through the service over keep-alive connections against the same tiles' SQL alone at the same number
+ * of clients. A light tile alone measures the service's per-request cost, the densest the SQL's; a view
+ * mixes them as a map does.
+ */
+async function viewRate(t: Target, layer: string, db: Db, ds: Geodataset, clients: number, seconds: number) {
+  const c = tileAt(CLUSTER.lon, CLUSTER.lat, 12);
+  const tiles = Array.from({ length: 40 }, (_, i) => ({
+    z: 12,
+    x: c.x - 4 + (i % 8),
+    y: c.y - 2 + Math.floor(i / 8),
+  }));
+  const order = (k: number) => tiles.map((_, i) => tiles[(i * 7 + k * 11) % tiles.length]);
+  const loop = (one: (tile: (typeof tiles)[number]) => Promise<unknown>) => {
+    let k = 0;
+    let next = 0;
+    let list = order(0);
+    return () => {
+      if (next >= list.length) {
+        list = order(++k);
+        next = 0;
+      }
+      return one(list[next++]);
+    };
+  };
+  const failed: number[] = [];
+  const service = await rate(
+    clients,
+    seconds,
+    loop(async (tile) => {
+      const q = new URLSearchParams({ layer, ...tileParams(tile) });
+      const res = await fetch(`${t.svc.url}/api/geodatasets/get?${q}`);
+      await res.arrayBuffer();
+      if (res.status !== 200 && res.status !== 204) failed.push(res.status);
+    }),
+  );
+  const sqlAlone = await rate(
+    clients,
+    seconds,
+    loop((tile) => tileSql(tileParams(tile))(db, ds)),
+  );
+  return { service, sqlAlone, failed };
+}
+
+/** The map view of `viewRate` at 8 clients. */
+export async function z12ViewRatio(t: Target, layer: string, seconds: number) {
+  const db = createDb({ url: t.svc.databaseUrl, max: 8 });
+  try {
+    return await viewRate(t, layer, db, await requireDataset(db.sql, layer), 8, seconds);
+  } finally {
+    await db.end();
+  }
+}
+
 export async function z12Ratio(t: Target, layer: string, seconds: number) {
   const db = createDb({ url: t.svc.databaseUrl, max: 8 });
   try {

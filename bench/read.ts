@@ -20,6 +20,7 @@ import { parseReadFilters, resolveReadFilters } from '../lib/geodatasets/read/fi
 import { parseGeojsonOptions, readFeatureCollection } from '../lib/geodatasets/read/geojson.ts';
 import { recreateGeodataset } from '../lib/geodatasets/write/write.ts';
 import { prepareDatabase, startService } from '../scripts/devServer.ts';
+import { getInput } from '../tests/fixtures/getInput.ts';
 import { runChild as runChildProcess } from './child.ts';
 import { CLUSTER, featureCollectionText, points } from './data.ts';
 
@@ -42,8 +43,8 @@ export interface ReadCase {
 /** The GeoJSON reference: the exact query `get.ts` sends (same lib function, same parameters). */
 function geojsonSql(params: Record<string, string>) {
   return async (db: Db, ds: Geodataset) => {
-    const f = await resolveReadFilters(db.sql, parseReadFilters(params));
-    return readFeatureCollection(db.sql, ds, f, parseGeojsonOptions(params));
+    const f = await resolveReadFilters(db.sql, parseReadFilters(getInput(params)));
+    return readFeatureCollection(db.sql, ds, f, parseGeojsonOptions(getInput(params)));
   };
 }
 

@@ -12,9 +12,11 @@ import { closeDb, createDb, type Db } from '../lib/db/index.ts';
 import { type Geodataset, requireDataset } from '../lib/geodatasets/catalog.ts';
 import { parseReadFilters, resolveReadFilters, sqlWhere } from '../lib/geodatasets/read/filters.ts';
 import { readTile } from '../lib/geodatasets/tiles/readTile.ts';
-import { parseTileAddress, tileEtag } from '../lib/geodatasets/tiles/tileParams.ts';
+import { tileEtag } from '../lib/geodatasets/tiles/tileCache.ts';
+import { parseTileAddress } from '../lib/geodatasets/tiles/tileParams.ts';
 import { recreateGeodataset } from '../lib/geodatasets/write/write.ts';
 import { prepareDatabase, startService } from '../scripts/devServer.ts';
+import { getInput } from '../tests/fixtures/getInput.ts';
 import { CLUSTER, featureCollectionText, points } from './data.ts';
 
 export interface TileReadCase {
@@ -48,8 +50,8 @@ function tileParams(t: { z: number; x: number; y: number }): Record<string, stri
 /** What `tileResponse` runs for these parameters after the ETag check: filters, then `readTile`. */
 export function tileSql(params: Record<string, string>) {
   return async (db: Db, ds: Geodataset) => {
-    const f = await resolveReadFilters(db.sql, parseReadFilters(params));
-    return readTile(db, ds, parseTileAddress(params), sqlWhere(db.sql, ds, f, 't'));
+    const f = await resolveReadFilters(db.sql, parseReadFilters(getInput(params)));
+    return readTile(db, ds, parseTileAddress(getInput(params)), sqlWhere(db.sql, ds, f, 't'));
   };
 }
 

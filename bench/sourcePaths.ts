@@ -15,6 +15,7 @@ import { parseReadFilters } from '../lib/geodatasets/read/filters.ts';
 import { parseGeojsonOptions, readFeatureCollection } from '../lib/geodatasets/read/geojson.ts';
 import { recreateGeodataset } from '../lib/geodatasets/write/write.ts';
 import { prepareDatabase } from '../scripts/devServer.ts';
+import { getInput } from '../tests/fixtures/getInput.ts';
 
 const LAYER = 'bench_source_paths';
 const N_FEATURES = 2000;
@@ -50,8 +51,8 @@ async function child(url: string, n: number) {
     const text = await readFeatureCollection(
       db.sql,
       ds,
-      parseReadFilters(params),
-      parseGeojsonOptions(params),
+      parseReadFilters(getInput(params)),
+      parseGeojsonOptions(getInput(params)),
     );
     const ms = performance.now() - t0;
     const fc = JSON.parse(text);

@@ -1,10 +1,11 @@
 import { requireDataset } from '#lib/geodatasets/catalog.ts';
+import { layerParam } from '#lib/geodatasets/read/readParams.ts';
 import { endpoint } from '#lib/http/endpoint.ts';
 import { jobStarted } from '#lib/http/openapi/shapes/geodatasets.ts';
 import { respond } from '#lib/http/response.ts';
 import { createJob, startJob } from '#lib/jobs/jobs.ts';
 
-const path = { type: 'object', properties: { name: { type: 'string' } }, required: ['name'] } as const;
+const path = { type: 'object', properties: { name: layerParam }, required: ['name'] } as const;
 
 /**
  * POST /api/geodatasets/convert_properties/:name — 202 with a job converting json properties to jsonb;

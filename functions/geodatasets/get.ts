@@ -2,33 +2,23 @@ import { badRequest } from '#lib/errors.ts';
 import { requireDataset } from '#lib/geodatasets/catalog.ts';
 import { parseReadFilters, resolveReadFilters } from '#lib/geodatasets/read/filters.ts';
 import { parseGeojsonOptions, streamFeatureCollection } from '#lib/geodatasets/read/geojson.ts';
+import { getBody, getPath, getQuery } from '#lib/geodatasets/read/getParams.ts';
+import { parseTileAddress, parseTileSource } from '#lib/geodatasets/tiles/tileParams.ts';
 import { endpoint } from '#lib/http/endpoint.ts';
 import { streamedJson } from '#lib/http/largeResponse.ts';
 import { featureCollection, largeAnswer } from '#lib/http/openapi/shapes/geodatasets.ts';
 import { tileResponse } from '#lib/http/tileResponse.ts';
 
-const query = {
-  type: 'object',
-  properties: {
-    type: { type: 'string', enum: ['geojson', 'mvt'] },
-    layer: { type: 'string' },
-    x: { type: 'integer' },
-    y: { type: 'integer' },
-    z: { type: 'integer' },
-  },
-} as const;
-
-const path = { type: 'object', properties: { layer: { type: 'string' } } } as const;
-
 /**
  * GET /api/geodatasets/get[/{layer}] (and POST /api/geodatasets/get with the same parameters in a JSON
- * body): GeoJSON text built by the database, streamed (inline, or 303 to S3 above the inline limit), or a
- * vector tile (`type=mvt`).
+ * or form body; the query wins): GeoJSON text built by the database, streamed (inline, or 303 to S3
+ * above the inline limit), or a vector tile (`type=mvt`). Every parameter is declared in
+ * lib/geodatasets/read/getParams.ts.
  */
 export const handler = endpoint(
   {
     auth: 'viewer',
-    schema: { query, path },
+    schema: { query: getQuery, body: getBody, path: getPath },
     responses: {
       200: {
         description: 'GeoJSON (`type=geojson`, the default) or a vector tile (`type=mvt`).',
@@ -42,26 +32,20 @@ export const handler = endpoint(
       304: { description: 'The tile has not changed (If-None-Match).' },
     },
   },
-  async (input) => {
-    const { db, event, headers } = input;
-    const body =
-      event.httpMethod === 'POST' && input.body && typeof input.body === 'object' ? input.body : {};
-    const params: Record<string, any> = { ...(body as Record<string, unknown>), ...input.query };
-    // jQuery's repeated form `_source[]=a&_source[]=b`: every value, not only the last.
-    for (const key of ['_source[]', 'stats[]']) {
-      const all = event.multiValueQueryStringParameters?.[key];
-      if (all) params[key] = all;
-    }
-    const layer = input.path.layer ?? params.layer;
-    if (layer === undefined || layer === '') throw badRequest(`Missing required query parameter 'layer'.`);
-    // Without `type`: GeoJSON, as MMGIS answers (docs/geodatasets-read.md).
-    params.type ??= 'geojson';
-    if (params.type !== 'geojson' && params.type !== 'mvt')
-      throw badRequest(`'type' must be geojson or mvt.`);
+  async ({ query, body, path, db, headers }) => {
+    const params = { ...body, ...query };
+    const layer = path.layer || params.layer;
+    if (!layer) throw badRequest(`Missing required query parameter 'layer'.`);
     const filters = parseReadFilters(params);
-    const options = params.type === 'geojson' ? parseGeojsonOptions(params) : undefined;
-    const ds = await requireDataset(db.sql, String(layer));
-    if (!options) return tileResponse({ db, ds, query: params, headers });
+    // Without `type`: GeoJSON, as MMGIS answers (docs/geodatasets-read.md).
+    if (params.type === 'mvt') {
+      const address = parseTileAddress(params);
+      const source = parseTileSource(params);
+      const ds = await requireDataset(db.sql, layer);
+      return tileResponse({ db, ds, input: params, address, filters, source, headers });
+    }
+    const options = parseGeojsonOptions(params);
+    const ds = await requireDataset(db.sql, layer);
     const features = streamFeatureCollection(db.sql, ds, await resolveReadFilters(db.sql, filters), options);
     return streamedJson(features, 'read it in pages with limit and offset');
   },

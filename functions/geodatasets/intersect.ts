@@ -1,6 +1,7 @@
 import { requireDataset } from '#lib/geodatasets/catalog.ts';
 import { parseReadFilters } from '#lib/geodatasets/read/filters.ts';
 import { parseIntersectGeometry, readIntersect } from '#lib/geodatasets/read/intersect.ts';
+import { layerParam, readFilterParams } from '#lib/geodatasets/read/readParams.ts';
 import { endpoint } from '#lib/http/endpoint.ts';
 import { streamedJson } from '#lib/http/largeResponse.ts';
 import { intersectAnswer, streamedAnswer } from '#lib/http/openapi/shapes/geodatasets.ts';
@@ -8,14 +9,10 @@ import { intersectAnswer, streamedAnswer } from '#lib/http/openapi/shapes/geodat
 const body = {
   type: 'object',
   properties: {
-    layer: { type: 'string' },
+    layer: layerParam,
+    /** A GeoJSON geometry (or Feature), or its JSON text; its size is bounded by the body limit. */
     intersect: { type: ['object', 'string'] },
-    noDuplicates: { type: ['boolean', 'string'] },
-    starttime: { type: 'string' },
-    endtime: { type: 'string' },
-    startProp: { type: 'string' },
-    endProp: { type: 'string' },
-    format: { type: 'string' },
+    ...readFilterParams,
   },
   required: ['layer', 'intersect'],
 } as const;
@@ -29,9 +26,8 @@ export const handler = endpoint(
   },
   async ({ body, db }) => {
     const geometry = parseIntersectGeometry(body.intersect);
-    const { layer, intersect: _, ...rest } = body;
-    const filters = parseReadFilters(rest);
-    const ds = await requireDataset(db.sql, layer);
+    const filters = parseReadFilters(body);
+    const ds = await requireDataset(db.sql, body.layer);
     return streamedJson(readIntersect(db.sql, ds, filters, geometry));
   },
 );

@@ -1,4 +1,5 @@
 import { runWrite } from '#lib/geodatasets/write/writeHandlers.ts';
+import { writePath, writeQuery } from '#lib/geodatasets/write/writeParams.ts';
 import { parseGeojsonBody } from '#lib/geodatasets/write/writeRequest.ts';
 import { endpoint } from '#lib/http/endpoint.ts';
 import { ok } from '#lib/http/openapi/describe.ts';
@@ -6,7 +7,7 @@ import { writeAnswer } from '#lib/http/openapi/shapes/geodatasets.ts';
 
 /** POST /api/geodatasets/recreate/:name — the body is the GeoJSON file. */
 export const handler = endpoint(
-  { auth: 'admin', body: 'raw', responses: ok(writeAnswer) },
+  { auth: 'admin', body: 'raw', schema: { path: writePath, query: writeQuery }, responses: ok(writeAnswer) },
   async ({ rawBody, path, query, db }) =>
     runWrite(db, parseGeojsonBody('recreate', rawBody ?? '', path, query)),
 );

@@ -1,10 +1,11 @@
 import { assertDatasetName } from '#lib/geodatasets/catalog.ts';
 import { removeGeodataset } from '#lib/geodatasets/manage.ts';
+import { layerParam } from '#lib/geodatasets/read/readParams.ts';
 import { endpoint } from '#lib/http/endpoint.ts';
 import { ok } from '#lib/http/openapi/describe.ts';
 import { removed } from '#lib/http/openapi/shapes/geodatasets.ts';
 
-const path = { type: 'object', properties: { name: { type: 'string' } }, required: ['name'] } as const;
+const path = { type: 'object', properties: { name: layerParam }, required: ['name'] } as const;
 
 /** DELETE /api/geodatasets/remove/:name. */
 export const handler = endpoint(

@@ -1,5 +1,6 @@
 import { requireDataset } from '#lib/geodatasets/catalog.ts';
 import { readTileFields } from '#lib/geodatasets/read/fieldTypes.ts';
+import { layerParam, readFilterParams, sourceParams } from '#lib/geodatasets/read/readParams.ts';
 import { readBounds, toTileJson } from '#lib/geodatasets/tiles/tilejson.ts';
 import { parseTileSource } from '#lib/geodatasets/tiles/tileParams.ts';
 import { endpoint } from '#lib/http/endpoint.ts';
@@ -8,14 +9,16 @@ import { ok } from '#lib/http/openapi/describe.ts';
 import { tileJsonAnswer } from '#lib/http/openapi/shapes/geodatasets.ts';
 import { respond } from '#lib/http/response.ts';
 
-const path = { type: 'object', properties: { name: { type: 'string' } }, required: ['name'] } as const;
+const path = { type: 'object', properties: { name: layerParam }, required: ['name'] } as const;
+/** The filters and `_source` carried into the tiles URL (the tile endpoint's own, getParams.ts). */
+const query = { type: 'object', properties: { ...readFilterParams, ...sourceParams } } as const;
 
 /**
  * GET /api/geodatasets/tilejson/{name}: TileJSON 3.0.0 for the dataset's vector tiles (docs/tiles.md).
  * The tiles URL carries the dataset version, so this answer must not be cached for long.
  */
 export const handler = endpoint(
-  { auth: 'viewer', schema: { path }, responses: ok(tileJsonAnswer) },
+  { auth: 'viewer', schema: { path, query }, responses: ok(tileJsonAnswer) },
   async ({ db, path, query, event }) => {
     const ds = await requireDataset(db.sql, path.name);
     const source = parseTileSource(query);

@@ -3,6 +3,7 @@ import type { Db } from '#lib/db/index.ts';
 import { notFound } from '#lib/errors.ts';
 import { log } from '#lib/log.ts';
 import { assertDatasetName, safeTable, toGeodataset } from './catalog.ts';
+import { updateExtents } from './extents.ts';
 import { computeStoredStats, type StoredStats } from './fieldStats.ts';
 
 async function locked(tx: Parameters<Parameters<Db['transaction']>[0]>[0], name: string) {
@@ -31,6 +32,8 @@ export async function recomputeStats(db: Db, name: string): Promise<{ name: stri
     const ds = await locked(tx, name);
     const stats: StoredStats = await computeStoredStats(tx, ds.table, ds.propertiesType);
     await tx`update geodatasets set field_stats = ${tx.json(stats as any)} where id = ${ds.id}`;
+    // The OGC API extents (docs/ogc.md) are recomputed with them.
+    await updateExtents(tx, ds);
     return { name: ds.name, fields: Object.keys(stats).length };
   });
 }

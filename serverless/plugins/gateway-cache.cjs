@@ -1,4 +1,5 @@
 'use strict';
+const { join } = require('node:path');
 // Local serverless plugin: writes the REST API stage cache for the geodataset read route into the
 // CloudFormation template itself (PLATFORM.md "Gateway"), so `serverless package` output can be checked.
 //
@@ -6,8 +7,8 @@
 //   gets a cache cluster and MethodSettings: caching off for every method ('/*' '*'), on for
 //   GET /api/geodatasets/get and GET /api/geodatasets/get/{layer}, and their `/API/` twins.
 // - Those methods get CacheKeyParameters (and the matching RequestParameters): every query parameter
-//   that changes the answer (tile address, filters, the TileJSON version `v`, the GeoJSON paging and
-//   projection parameters, which share the route) and the `layer` path parameter. Under AUTH=local the
+//   the route declares (lib/geodatasets/read/getParams.ts: tile address, filters, the TileJSON version
+//   `v`, the GeoJSON paging and projection parameters, which share the route) and the `layer` path parameter. Under AUTH=local the
 //   Authorization and Cookie headers are part of the key too, so a cached answer never reaches another caller.
 // - `If-None-Match` is part of the key as well (docs/tiles.md, "Gateway cache"): a 304 cached for one
 //   client's conditional request is only ever served to requests with the same If-None-Match, never to a
@@ -29,34 +30,27 @@ const CACHED_PATHS = [
   '/API/geodatasets/get/{layer}',
 ];
 
-/** Query parameters of GET /api/geodatasets/get that change its answer (docs/contract.md#4-geodatasets-api). */
-const QUERY_KEYS = [
-  'layer',
-  'type',
-  'x',
-  'y',
-  'z',
-  'v',
-  'minx',
-  'miny',
-  'maxx',
-  'maxy',
-  'startProp',
-  'starttime',
-  'endProp',
-  'endtime',
-  'format',
-  'group_id',
-  'id',
-  'spatialFilter',
-  'noDuplicates',
-  'filters',
-  '_source',
-  'stats',
-  'limit',
-  'offset',
-  'limited',
-];
+/**
+ * Query parameters of GET /api/geodatasets/get that change its answer: every parameter its declaration
+ * names (lib/geodatasets/read/getParams.ts, the one list the handler and the tile ETag read too), loaded
+ * at package time by bundling that constants-only module with esbuild. Undeclared parameters (a jQuery
+ * cache buster `_`) are not part of the key.
+ */
+function declaredQueryKeys() {
+  const { buildSync } = require('esbuild');
+  const entry = join(__dirname, '..', '..', 'lib', 'geodatasets', 'read', 'getParams.ts');
+  const built = buildSync({
+    entryPoints: [entry],
+    bundle: true,
+    format: 'cjs',
+    platform: 'node',
+    write: false,
+    logLevel: 'silent',
+  });
+  const mod = { exports: {} };
+  new Function('module', 'exports', 'require', built.outputFiles[0].text)(mod, mod.exports, require);
+  return mod.exports.GET_PARAMS;
+}
 
 /** `/a/b/{c}` → `/~1a~1b~1{c}`: the ResourcePath form of MethodSettings (every slash escaped, then a leading one). */
 function escapePath(path) {
@@ -127,9 +121,10 @@ class GatewayCachePlugin {
         ThrottlingBurstLimit: s.burstLimit,
       },
     ];
+    const queryKeys = declaredQueryKeys();
     for (const [, method] of methods) {
       const path = paths[method.Properties.ResourceId.Ref];
-      const keys = QUERY_KEYS.map((k) => `method.request.querystring.${k}`);
+      const keys = queryKeys.map((k) => `method.request.querystring.${k}`);
       if (path.includes('{layer}')) keys.unshift('method.request.path.layer');
       if (s.authLocal) keys.push('method.request.header.Authorization', 'method.request.header.Cookie');
       keys.push('method.request.header.If-None-Match');
@@ -186,3 +181,4 @@ class GatewayCachePlugin {
 }
 
 module.exports = GatewayCachePlugin;
+module.exports.declaredQueryKeys = declaredQueryKeys;

@@ -116,7 +116,33 @@ describe('GET /api/geodatasets/get (HTTP)', () => {
 
   const bad: [string, string, RegExp][] = [
     ['unknown type', 'type=csv', /'type'/],
-    ['non-numeric bbox', 'type=geojson&minx=a&miny=0&maxx=1&maxy=1', /'minx' must be a number/],
+    ['non-numeric bbox', 'type=geojson&minx=a&miny=0&maxx=1&maxy=1', /'minx' must be number/],
+    // The declared bounds (docs/geodatasets-read.md, "Parameters"): 400 naming the field.
+    ['bbox out of range', 'type=geojson&minx=-2000000&miny=0&maxx=1&maxy=1', /'minx' must be >= -1000000/],
+    [
+      'too long group_id',
+      `type=geojson&group_id=${'g'.repeat(1001)}`,
+      /'group_id' must NOT have more than 1000/,
+    ],
+    [
+      'too long startProp',
+      `type=geojson&startProp=${'p'.repeat(257)}`,
+      /'startProp' must NOT have more than 256/,
+    ],
+    ['too long spatialFilter', `type=geojson&spatialFilter=${'1'.repeat(101)}`, /'spatialFilter'/],
+    ['too long layer', `type=geojson&layer=${'l'.repeat(129)}`, /'layer' must NOT have more than 128/],
+    [
+      'too many _source[]',
+      `type=geojson&${Array.from({ length: 101 }, (_, k) => `_source[]=f${k}`).join('&')}`,
+      /'_source\[\]' must NOT have more than 100 items/,
+    ],
+    ['too long stats[] path', `type=geojson&stats[]=a&stats[]=${'b'.repeat(257)}`, /'stats\[\]\.1'/],
+    ['id out of range', 'type=geojson&id=99999999999999999999', /'id' must be <=/],
+    ['negative id', 'type=geojson&id=-1', /'id' must be >= 0/],
+    ['limit out of range', 'type=geojson&limit=-1e300', /'limit' must be >=/],
+    ['offset out of range', 'type=geojson&offset=1e300', /'offset' must be <=/],
+    ['two values of a single parameter', 'type=geojson&limited=true&limited=x', /'limited'/],
+    ['non-integer tile version', 'type=mvt&x=0&y=0&z=0&v=abc', /'v' must be integer/],
     ['partial bbox', 'type=geojson&minx=0&miny=0', /together/],
     ['inverted bbox', 'type=geojson&minx=5&miny=0&maxx=1&maxy=1', /'minx'.*greater/],
     ['radius 0', 'type=geojson&spatialFilter=0,0,0', /radius/],
@@ -162,6 +188,36 @@ describe('GET /api/geodatasets/get (HTTP)', () => {
       expect(res.body.message).toMatch(message);
     });
   }
+
+  const badBodies: [string, Record<string, unknown>, RegExp][] = [
+    [
+      'too long filters',
+      { filters: 'a'.repeat(50_001) },
+      /Body field 'filters' must NOT have more than 50000/,
+    ],
+    ['a string for a number (JSON keeps its types)', { limit: '10' }, /Body field 'limit' must be integer/],
+    ['an object for a string', { group_id: { a: 1 } }, /Body field 'group_id' must be string/],
+    ['too many _source entries', { _source: Array.from({ length: 101 }, (_, k) => `f${k}`) }, /'_source'/],
+    ['bad flag', { noDuplicates: 'maybe' }, /'noDuplicates'/],
+  ];
+  for (const [label, body, message] of badBodies) {
+    it(`400 for POST /get with ${label}`, async () => {
+      const res = await call('POST', '/api/geodatasets/get', {
+        body: { layer: name, type: 'geojson', ...body },
+      });
+      expect(res.status, res.text).toBe(400);
+      expect(res.body.status).toBe('failure');
+      expect(res.body.message).toMatch(message);
+    });
+  }
+
+  it('takes empty parameters as absent, as jQuery sends undefined values', async () => {
+    const res = await get(
+      `layer=${name}&type=geojson&minx=&miny=&maxx=&maxy=&starttime=&id=&limit=&noDuplicates=`,
+    );
+    expect(res.status, res.text).toBe(200);
+    expect(idsOf(res.body)).toEqual(expectedIds(rows, {}, true));
+  });
 
   it('400 for a malformed layer name, 404 for an unknown one', async () => {
     const badName = await get("layer=x';drop&type=geojson");

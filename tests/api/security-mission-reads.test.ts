@@ -2,7 +2,7 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { writeTiledTiff } from '../fixtures/rasters.ts';
-import { closeAll, connect, portOf, subscribed } from '../fixtures/wsClient.ts';
+import { closeAll, connect, flushed, portOf, subscribed } from '../fixtures/wsClient.ts';
 import {
   adminCookie,
   adminToken,
@@ -24,7 +24,6 @@ afterAll(closeAll);
 
 const A = uniqueName('mra');
 const B = uniqueName('mrb');
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 beforeAll(() => {
   const root = inject('missionDataDir');
@@ -210,7 +209,7 @@ describe('live updates follow the user row as it is now', () => {
 
     expect((await change(M, 4)).status).toBe(200);
     await admin.next((m) => m.type === 'config' && m.version === 3);
-    await sleep(500);
+    await flushed(legacyTaken, legacyRemoved, viewerTaken, viewerRemoved);
     expect(
       [legacyTaken, legacyRemoved, viewerTaken, viewerRemoved].map((c) => of(c.messages, M).length),
     ).toEqual(counts);

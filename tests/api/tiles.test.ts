@@ -153,6 +153,41 @@ describe('GET /api/geodatasets/get type=mvt over HTTP', () => {
     expect(u.status).toBe(404);
   });
 
+  it('refuses out-of-bounds tile parameters with 400 naming the field (the declared bounds)', async () => {
+    const cases: [string, RegExp][] = [
+      ['&v=-1', /'v' must be >= 0/],
+      ['&v=abc', /'v' must be integer/],
+      [`&_source[]=${'a'.repeat(257)}`, /'_source\[\]\.0' must NOT have more than 256/],
+      [
+        `&${Array.from({ length: 51 }, (_, k) => `_source[]=f${k}`).join('&')}`,
+        /'_source' names more than 50/,
+      ],
+      [`&group_id=${'g'.repeat(1001)}`, /'group_id' must NOT have more than 1000/],
+      ['&minx=0&miny=0&maxx=1&maxy=1e300', /'maxy' must be <= 1000000/],
+      ['&noDuplicates=perhaps', /'noDuplicates'/],
+      ['&type=png', /'type'/],
+    ];
+    for (const [extra, message] of cases) {
+      const r = await call('GET', `/api/geodatasets/get/${name}?${tileQuery()}${extra}`);
+      expect(r.status, extra.slice(0, 40)).toBe(400);
+      expect(r.body.message, extra.slice(0, 40)).toMatch(message);
+    }
+  });
+
+  it('keys the ETag on the declared tile parameters: a cache buster does not change it, _source[] does', async () => {
+    const plain = await get(`/api/geodatasets/get/${name}?${tileQuery()}`);
+    const busted = await get(`/api/geodatasets/get/${name}?${tileQuery()}&_=1700000000000`);
+    expect(plain.status).toBe(200);
+    expect(busted.headers.get('etag')).toBe(plain.headers.get('etag'));
+    const one = await get(`/api/geodatasets/get/${name}?${tileQuery()}&_source[]=n&_source[]=label`);
+    const listed = await get(`/api/geodatasets/get/${name}?${tileQuery()}&_source=n,label`);
+    expect(one.status).toBe(200);
+    expect(one.headers.get('etag')).not.toBe(plain.headers.get('etag'));
+    const features = decodeTile(one.buf)[name].features;
+    expect(Object.keys(features[0].properties).sort()).toEqual(['label', 'n']);
+    expect(one.buf.equals(listed.buf)).toBe(true);
+  });
+
   it('under AUTH=local, tiles need a login and are private to the browser cache', async () => {
     const anon = await get(`/api/geodatasets/get/${name}?${tileQuery()}`, {}, apiUrlLocal());
     expect(anon.status).toBe(401);

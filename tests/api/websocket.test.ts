@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { afterAll, describe, expect, inject, it } from 'vitest';
 import { WebSocket } from 'ws';
 import { getDb } from '#lib/db/index.ts';
-import { type Client, closeAll, connect, portOf, subscribed } from '../fixtures/wsClient.ts';
+import { type Client, closeAll, connect, flushed, portOf, subscribed } from '../fixtures/wsClient.ts';
 import { adminToken, apiUrl, apiUrlLocal, call, uniqueName, userWithSession } from '../helpers.ts';
 
 afterAll(closeAll);
@@ -43,7 +43,7 @@ describe('WebSocket subscriptions, the older protocol (AUTH=none)', () => {
       layerUUIDs: [loud.body.newlyAddedUUIDs[0].uuid],
       forceClientUpdate: true,
     });
-    await sleep(500);
+    await flushed(client, bystander);
     expect(configEvents(client)).toHaveLength(1);
     expect(configEvents(bystander)).toHaveLength(0);
   });
@@ -64,7 +64,7 @@ describe('WebSocket subscriptions, the older protocol (AUTH=none)', () => {
     await post('updateInitialView', { mission, zoom: 4, forceClientUpdate: true }); // no change: no event
     await post('removeLayer', { mission, layerUUID: h, forceClientUpdate: true }); // v6
     await client.next((m) => m.action === 'removeLayer');
-    await sleep(300);
+    await flushed(client);
     expect(configEvents(client)).toEqual([
       { type: 'config', action: 'upsert', mission, version: 3, forceClientUpdate: true },
       {
@@ -95,7 +95,7 @@ describe('WebSocket subscriptions, the older protocol (AUTH=none)', () => {
     client.send({ action: 'unsubscribe', mission });
     await client.next((m) => m.type === 'unsubscribed');
     await post('updateInitialView', { mission, zoom: 9, forceClientUpdate: true });
-    await sleep(500);
+    await flushed(client);
     expect(configEvents(client)).toHaveLength(0);
 
     const sql = getDb().sql;
@@ -175,7 +175,7 @@ describe('WebSocket subscriptions under AUTH=local', () => {
     await post('updateInitialView', { mission: theirs, zoom: 2, forceClientUpdate: true });
     expect(await viewer.next((m) => m.type === 'config')).toMatchObject({ mission: mine, version: 2 });
     expect(await admin.next((m) => m.type === 'config')).toMatchObject({ mission: theirs, version: 2 });
-    await sleep(300);
+    await flushed(viewer, anonymous);
     expect(configEvents(viewer)).toHaveLength(1);
     expect(configEvents(anonymous)).toHaveLength(0);
   });
@@ -236,7 +236,7 @@ describe('Live updates the MMGIS client reads (AUTH=none)', () => {
     // No stored change, no message: updateInitialView with the same view twice.
     await post('updateInitialView', { mission, zoom: 3 });
     await post('updateInitialView', { mission, zoom: 3 });
-    await sleep(500);
+    await flushed(page);
     expect(clientMessages(page, mission).map((m) => m.info.type)).toEqual([
       'addLayer',
       'updateLayer',
@@ -256,7 +256,7 @@ describe('Live updates the MMGIS client reads (AUTH=none)', () => {
     await subscribed(legacy, mission);
     await post('updateInitialView', { mission, zoom: 6, forceClientUpdate: true });
     await legacy.next((m) => m.type === 'config' && m.mission === mission);
-    await sleep(300);
+    await flushed(legacy);
     expect(legacy.messages.filter((m) => m.info)).toHaveLength(0);
   });
 
@@ -321,7 +321,7 @@ describe('Live updates under AUTH=local', () => {
     await nextOf(viewer, mine, 'addLayer');
     await nextOf(admin, theirs, 'addLayer');
     await nextOf(admin, mine, 'addLayer');
-    await sleep(300);
+    await flushed(viewer, anonymous);
     expect(clientMessages(viewer, theirs)).toHaveLength(0);
     expect([...clientMessages(anonymous, mine), ...clientMessages(anonymous, theirs)]).toHaveLength(0);
   });

@@ -4,6 +4,7 @@ import type { Geodataset } from '#lib/geodatasets/catalog.ts';
 import { parseReadFilters, resolveReadFilters } from '#lib/geodatasets/read/filters.ts';
 import { parseGeojsonOptions, readFeatureCollection } from '#lib/geodatasets/read/geojson.ts';
 import { createFixtureDataset, dropFixtureDataset } from '../fixtures/geodatasets.ts';
+import { getInput } from '../fixtures/getInput.ts';
 import {
   at,
   expectedIds,
@@ -46,8 +47,8 @@ afterAll(async () => {
 });
 
 async function read(ds: Geodataset, query: Record<string, unknown>) {
-  const f = await resolveReadFilters(db.sql, parseReadFilters(query));
-  const text = await readFeatureCollection(db.sql, ds, f, parseGeojsonOptions(query));
+  const f = await resolveReadFilters(db.sql, parseReadFilters(getInput(query)));
+  const text = await readFeatureCollection(db.sql, ds, f, parseGeojsonOptions(getInput(query)));
   return JSON.parse(text) as { type: string; features: any[] };
 }
 

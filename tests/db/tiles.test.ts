@@ -5,6 +5,7 @@ import { parseReadFilters, sqlWhere } from '#lib/geodatasets/read/filters.ts';
 import { readTile, type Tile } from '#lib/geodatasets/tiles/readTile.ts';
 import type { TileAddress, TileSettings } from '#lib/geodatasets/tiles/tileParams.ts';
 import { createFixtureDataset, dropFixtureDataset, type FixtureFeature } from '../fixtures/geodatasets.ts';
+import { getInput } from '../fixtures/getInput.ts';
 import { decodeTile, mercator, pixelCentre, rng, tilePixel } from '../fixtures/tiles.ts';
 import { isEmbedded, uniqueName } from '../helpers.ts';
 
@@ -23,7 +24,7 @@ function tileOf(lon: number, lat: number, z: number): TileAddress {
 }
 
 async function tile(ds: Geodataset, a: TileAddress, query: Record<string, string> = {}, opts = {}) {
-  const where = sqlWhere(db.sql, ds, parseReadFilters(query), 't');
+  const where = sqlWhere(db.sql, ds, parseReadFilters(getInput(query)), 't');
   return readTile(db, ds, a, where, { settings, ...opts });
 }
 

@@ -3,34 +3,14 @@ import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { GET_PARAMS, TILE_PARAMS } from '#lib/geodatasets/read/getParams.ts';
 import { DEFAULT_PACKAGE_ENV, packageService } from '../fixtures/packageService.ts';
 
 const require = createRequire(import.meta.url);
 const GatewayCachePlugin = require('../../serverless/plugins/gateway-cache.cjs');
 
-/** Every query parameter of GET /api/geodatasets/get that changes a tile (docs/contract.md#4-geodatasets-api). */
-const TILE_PARAMS = [
-  'layer',
-  'type',
-  'x',
-  'y',
-  'z',
-  'v',
-  'minx',
-  'miny',
-  'maxx',
-  'maxy',
-  'startProp',
-  'starttime',
-  'endProp',
-  'endtime',
-  'format',
-  'group_id',
-  'id',
-  'spatialFilter',
-  'noDuplicates',
-  'filters',
-];
+/** The declared parameters of GET /api/geodatasets/get: the plugin must key on every one. */
+const querystring = (names: readonly string[]) => names.map((p) => `method.request.querystring.${p}`);
 
 let out: string;
 let template: any;
@@ -96,7 +76,11 @@ describe('packaged template: REST API stage cache on the tile route', () => {
     for (const [m, pathParam] of cases) {
       expect(m).toBeDefined();
       const keys: string[] = m.Properties.Integration.CacheKeyParameters;
-      for (const p of TILE_PARAMS) expect(keys).toContain(`method.request.querystring.${p}`);
+      // Exactly the declared query parameters (every tile-changing one among them), nothing undeclared.
+      expect(keys.filter((k) => k.startsWith('method.request.querystring.')).sort()).toEqual(
+        querystring(GET_PARAMS).sort(),
+      );
+      for (const p of querystring(TILE_PARAMS)) expect(keys).toContain(p);
       expect(keys.includes('method.request.path.layer')).toBe(pathParam);
       // A conditional request's 304 is cached only for the same If-None-Match (no poisoning).
       expect(keys).toContain('method.request.header.If-None-Match');
@@ -192,6 +176,28 @@ describe('gateway-cache plugin on synthetic templates', () => {
     const keys = resources.M.Properties.Integration.CacheKeyParameters;
     expect(keys).toContain('method.request.header.Authorization');
     expect(keys).toContain('method.request.header.Cookie');
+  });
+
+  it("keys on the tile endpoint's declaration: every declared query parameter, each tile-changing one included", () => {
+    const resources: Record<string, any> = api();
+    new GatewayCachePlugin(fake(resources)).hooks['before:package:finalize']();
+    const keys: string[] = resources.M.Properties.Integration.CacheKeyParameters;
+    const query = keys.filter((k) => k.startsWith('method.request.querystring.'));
+    expect(GatewayCachePlugin.declaredQueryKeys()).toEqual(GET_PARAMS);
+    expect(query).toEqual(querystring(GET_PARAMS));
+    expect(query).toEqual(expect.arrayContaining(querystring(TILE_PARAMS)));
+    // The ones that change a tile: its address, the TileJSON version, every read filter and _source.
+    expect([...TILE_PARAMS].sort()).toEqual(
+      [
+        ...['type', 'x', 'y', 'z', 'v', '_source', '_source[]'],
+        ...['minx', 'miny', 'maxx', 'maxy', 'starttime', 'endtime', 'startProp', 'endProp', 'format'],
+        ...['group_id', 'id', 'spatialFilter', 'noDuplicates', 'filters'],
+      ].sort(),
+    );
+    // The GeoJSON-only ones share the route's cache key but never a tile's ETag.
+    expect(GET_PARAMS.filter((p) => !(TILE_PARAMS as string[]).includes(p)).sort()).toEqual(
+      ['layer', 'limit', 'offset', 'limited', 'stats', 'stats[]'].sort(),
+    );
   });
 
   it('can be switched off', () => {

@@ -2,6 +2,12 @@ import { describe, expect, it } from 'vitest';
 import { HttpError } from '#lib/errors.ts';
 import { parsePropertyFilters, parseReadFilters } from '#lib/geodatasets/read/filters.ts';
 import { parseGeojsonOptions } from '#lib/geodatasets/read/geojson.ts';
+import { getInput } from '../fixtures/getInput.ts';
+
+/** The request as GET /get's validator leaves it (its declaration), then the parser: what the endpoint runs. */
+const readFilters = (q: Record<string, unknown>) => parseReadFilters(getInput(q));
+const geojsonOptions = (q: Record<string, unknown>) => parseGeojsonOptions(getInput(q));
+
 import { parseIntersectGeometry } from '#lib/geodatasets/read/intersect.ts';
 import { parseIsoInstant } from '#lib/iso8601.ts';
 
@@ -91,7 +97,7 @@ describe('parseIsoInstant', () => {
 describe('parseReadFilters', () => {
   it('parses every parameter together', () => {
     expect(
-      parseReadFilters({
+      readFilters({
         minx: '-1',
         miny: '-2.5',
         maxx: 3,
@@ -128,21 +134,30 @@ describe('parseReadFilters', () => {
   });
 
   it('nothing given: no filter', () => {
-    expect(parseReadFilters({})).toEqual({ filters: [], noDuplicates: false });
+    expect(readFilters({})).toEqual({ filters: [], noDuplicates: false });
   });
 
   it("treats the spec's default format as ISO 8601 and keeps a custom one for the database", () => {
     expect(
-      parseReadFilters({ starttime: '2024-03-01T10:00:00Z', format: 'YYYY-MM-DDTHH:MI:SSZ' }).time?.start,
+      readFilters({ starttime: '2024-03-01T10:00:00Z', format: 'YYYY-MM-DDTHH:MI:SSZ' }).time?.start,
     ).toBe('2024-03-01T10:00:00.000Z');
-    const custom = parseReadFilters({ starttime: '01/03/2024', format: 'DD/MM/YYYY' }).time;
+    const custom = readFilters({ starttime: '01/03/2024', format: 'DD/MM/YYYY' }).time;
     expect(custom?.format).toBe('DD/MM/YYYY');
     expect(custom?.start).toBeUndefined();
   });
 
   const bad: [Record<string, unknown>, RegExp][] = [
-    [{ minx: 'a', miny: 0, maxx: 1, maxy: 1 }, /'minx' must be a number/],
-    [{ minx: '1e999', miny: 0, maxx: 1, maxy: 1 }, /'minx' must be a number/],
+    [{ minx: 'a', miny: 0, maxx: 1, maxy: 1 }, /'minx' must be number/],
+    [{ minx: '1e999', miny: 0, maxx: 1, maxy: 1 }, /'minx'/],
+    [{ minx: '1000001', miny: 0, maxx: 1, maxy: 1 }, /'minx' must be <= 1000000/],
+    [{ id: '-1' }, /'id' must be >= 0/],
+    [{ id: '9'.repeat(20) }, /'id' must be <=/],
+    [{ group_id: 'g'.repeat(1001) }, /'group_id' must NOT have more than 1000 characters/],
+    [{ starttime: '2'.repeat(101) }, /'starttime' must NOT have more than 100 characters/],
+    [{ startProp: 'p'.repeat(257) }, /'startProp' must NOT have more than 256 characters/],
+    [{ filters: 'a'.repeat(50_001) }, /'filters' must NOT have more than 50000 characters/],
+    [{ spatialFilter: '1'.repeat(101) }, /'spatialFilter'/],
+    [{ noDuplicates: ['true', 'false'] }, /'noDuplicates'/],
     [{ minx: 0, miny: 0, maxx: 1 }, /together/],
     [{ minx: 2, miny: 0, maxx: 1, maxy: 1 }, /'minx'/],
     [{ minx: 0, miny: 2, maxx: 1, maxy: 1 }, /'miny'/],
@@ -165,7 +180,7 @@ describe('parseReadFilters', () => {
   ];
   for (const [query, message] of bad) {
     it(`400 for ${JSON.stringify(query).slice(0, 80)}`, () => {
-      const e = error(() => parseReadFilters(query));
+      const e = error(() => readFilters(query));
       expect(e.statusCode).toBe(400);
       expect(e.message).toMatch(message);
     });
@@ -188,6 +203,12 @@ describe('parseGeojsonOptions', () => {
       { limit: 2, offset: 0 },
     ],
     [{ _source: 'a, b.c' }, { offset: 0, source: [['a'], ['b', 'c']] }],
+    [{ '_source[]': ['a', 'b.c', 'a'] }, { offset: 0, source: [['a'], ['b', 'c']] }],
+    [
+      { '_source[]': 'a', _source: 'b' },
+      { offset: 0, source: [['b'], ['a']] },
+    ],
+    [{ limit: '' }, { offset: 0 }],
     [
       { stats: 'n,n,m.x' },
       {
@@ -200,7 +221,7 @@ describe('parseGeojsonOptions', () => {
     ],
   ];
   for (const [query, want] of cases) {
-    it(JSON.stringify(query), () => expect(parseGeojsonOptions(query)).toEqual(want));
+    it(JSON.stringify(query), () => expect(geojsonOptions(query)).toEqual(want));
   }
   for (const [query, message] of [
     [{ limit: '1.5' }, /'limit'/],
@@ -208,8 +229,17 @@ describe('parseGeojsonOptions', () => {
     [{ _source: "a,b'" }, /'_source'/],
     [{ stats: 'a;b' }, /'stats'/],
     [{ limited: 'sure' }, /'limited'/],
+    [{ limit: '-1e16' }, /'limit' must be >=/],
+    [{ offset: '1e30' }, /'offset' must be <=/],
+    [{ _source: ['a', 'b'].join(',').padEnd(100 * 257 + 1, ',') }, /'_source' must NOT have more than/],
+    [
+      { '_source[]': Array.from({ length: 101 }, (_, k) => `f${k}`) },
+      /'_source\[\]' must NOT have more than 100 items/,
+    ],
+    [{ 'stats[]': ['a', 'b'.repeat(257)] }, /'stats\[\]\.1' must NOT have more than 256 characters/],
+    [{ stats: Array.from({ length: 101 }, (_, k) => `f${k}`).join(',') }, /'stats' names more than 100/],
   ] as [Record<string, unknown>, RegExp][]) {
-    it(`400 for ${JSON.stringify(query)}`, () => expect(() => parseGeojsonOptions(query)).toThrow(message));
+    it(`400 for ${JSON.stringify(query)}`, () => expect(() => geojsonOptions(query)).toThrow(message));
   }
 });
 

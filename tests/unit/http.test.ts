@@ -44,7 +44,7 @@ describe('schema errors name the field', () => {
   it.each([
     [{}, "Missing required body field 'name'."],
     [{ name: 3 }, "Body field 'name' must be string."],
-    [{ name: 'toolong' }, "Body field 'name' must NOT have more than 5 characters."],
+    [{ name: 'toolong' }, "Body field 'name' must NOT have more than 5 characters (maxLength 5)."],
     [{ name: 'a', kind: 'c' }, "Body field 'kind' must be equal to one of the allowed values: a, b."],
     [{ name: 'a', nested: { x: 'y' } }, "Body field 'nested.x' must be number."],
   ])('%j', (body, message) => {

@@ -47,7 +47,10 @@ describe('validator', () => {
   });
 
   it.each([
-    [{ pathParameters: { name: 'toolong' } }, "URL segment 'name' must NOT have more than 5 characters."],
+    [
+      { pathParameters: { name: 'toolong' } },
+      "URL segment 'name' must NOT have more than 5 characters (maxLength 5).",
+    ],
     [
       { pathParameters: { name: 'a' }, queryStringParameters: { limit: 'ten' } },
       "Query parameter 'limit' must be integer.",

@@ -1,14 +1,7 @@
 import type { Queryable } from '#lib/db/index.ts';
 import { type Geodataset, sqlTable } from '../catalog.ts';
 import { type JsonType, jsonType, majorityType } from './fieldTypes.ts';
-import {
-  parseInteger,
-  type ReadFilters,
-  resolveReadFilters,
-  sqlProps,
-  sqlWhere,
-  withReadErrors,
-} from './filters.ts';
+import { type ReadFilters, resolveReadFilters, sqlProps, sqlWhere, withReadErrors } from './filters.ts';
 
 export const DEFAULT_SAMPLE = 500;
 export const MAX_SAMPLE = 1000;
@@ -27,10 +20,12 @@ export interface AggregationsBody {
   aggregations: Record<string, Aggregation>;
 }
 
-/** `limit`: the sample size, default 500, clamped to [1, 1000] (docs/contract.md#5-edge-cases-decided); a non-integer is 400. */
-export function parseSampleSize(query: Record<string, unknown>): number {
-  const n = parseInteger(query, 'limit');
-  return n === undefined ? DEFAULT_SAMPLE : Math.min(MAX_SAMPLE, Math.max(1, n));
+/**
+ * `limit`: the sample size, default 500, clamped to [1, 1000] (docs/contract.md#5-edge-cases-decided);
+ * its type and range are declared (`sampleParams`).
+ */
+export function parseSampleSize(limit: number | null | undefined): number {
+  return limit === undefined || limit === null ? DEFAULT_SAMPLE : Math.min(MAX_SAMPLE, Math.max(1, limit));
 }
 
 /**

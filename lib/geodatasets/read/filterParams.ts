@@ -1,11 +1,12 @@
 import { badRequest } from '#lib/errors.ts';
 import { parseIsoInstant } from '#lib/iso8601.ts';
-import { toNumber } from '#lib/numbers.ts';
 import { numberLiteral } from '../numeric.ts';
+import { isTrue, MAX_FIELDS, MAX_PATH_LENGTH, type ReadFilterInput } from './readParams.ts';
 
 /**
- * Parsing of the read filters of `GET /get` (geojson and mvt), intersect and aggregations from the query
- * string: pure functions, 400 naming the parameter. The SQL they turn into is in `filters.ts`.
+ * The read filters of `GET /get` (geojson and mvt), intersect, aggregations and TileJSON from their
+ * declared parameters (readParams.ts): pure functions on typed values for what a schema cannot say, 400
+ * naming the parameter. The SQL they turn into is in `filters.ts` (`sqlWhere`, the one place).
  */
 /** `like` (a case-insensitive substring) is search's only: `filters` refuses it. */
 export type Op = '>' | '<' | '=' | 'in' | 'like';
@@ -59,8 +60,8 @@ const SEGMENT = /^[\p{L}\p{N}_\-:@#/ ]+$/u;
  * Quotes, semicolons, brackets and the like are refused (400) even though the path is bound.
  */
 export function parsePath(value: unknown, param: string): string[] {
-  if (typeof value !== 'string' || value === '' || value.length > 256) {
-    throw badRequest(`'${param}' must be a property path of 1-256 characters.`);
+  if (typeof value !== 'string' || value === '' || value.length > MAX_PATH_LENGTH) {
+    throw badRequest(`'${param}' must be a property path of 1-${MAX_PATH_LENGTH} characters.`);
   }
   const segments = value.split('.');
   for (const s of segments) {
@@ -73,50 +74,38 @@ export function parsePath(value: unknown, param: string): string[] {
   return segments;
 }
 
-function str(query: Record<string, unknown>, key: string): string | undefined {
-  const v = query[key];
-  if (v === undefined || v === null || v === '') return undefined;
-  if (typeof v === 'number' || typeof v === 'boolean') return String(v);
-  if (typeof v !== 'string') throw badRequest(`'${key}' must be a string.`);
-  return v;
+/**
+ * The paths of a list parameter: its comma-separated text or a JSON body's array (`key`) and jQuery's
+ * repeated form (`key[]`), deduplicated, in order; the declaration bounds each (readParams.ts), and the
+ * distinct paths together are at most `max`. Undefined when none is given.
+ */
+export function pathList(
+  key: string,
+  values: (string | string[] | null | undefined)[],
+  max = MAX_FIELDS,
+): string[][] | undefined {
+  const names = values
+    .flat()
+    .flatMap((v) => (typeof v === 'string' ? v.split(',') : []))
+    .map((s) => s.trim())
+    .filter((s) => s !== '');
+  if (names.length === 0) return undefined;
+  const unique = [...new Set(names)];
+  if (unique.length > max) throw badRequest(`'${key}' names more than ${max} fields.`);
+  return unique.map((p) => parsePath(p, key));
 }
 
-function num(query: Record<string, unknown>, key: string): number | undefined {
-  const s = str(query, key);
-  if (s === undefined) return undefined;
-  const n = toNumber(s);
-  if (!Number.isFinite(n))
-    throw badRequest(`'${key}' must be a number (got ${JSON.stringify(s).slice(0, 40)}).`);
-  return n;
+/** A declared string parameter as given: an empty one is absent (the MMGIS client sends `starttime=`). */
+function given<T>(v: T | null | undefined): T | undefined {
+  return v === undefined || v === null || v === '' ? undefined : v;
 }
 
-/** `true`/`false`/`1`/`0` (any case); absent → false; anything else → 400. */
-export function parseBool(query: Record<string, unknown>, key: string): boolean {
-  const v = query[key];
-  if (v === undefined || v === null || v === '') return false;
-  if (typeof v === 'boolean') return v;
-  const s = String(v).toLowerCase();
-  if (s === 'true' || s === '1') return true;
-  if (s === 'false' || s === '0') return false;
-  throw badRequest(`'${key}' must be true or false.`);
-}
-
-/** An integer parameter (or undefined), 400 naming it otherwise. */
-export function parseInteger(query: Record<string, unknown>, key: string): number | undefined {
-  const n = num(query, key);
-  if (n === undefined) return undefined;
-  if (!Number.isSafeInteger(n)) throw badRequest(`'${key}' must be an integer.`);
-  return n;
-}
-
-function parseTime(query: Record<string, unknown>, out: ReadFilters) {
-  const startProp = str(query, 'startProp');
-  const endProp = str(query, 'endProp');
-  const starttime = str(query, 'starttime');
-  const endtime = str(query, 'endtime');
-  let format = str(query, 'format');
-  if (format !== undefined && format.length > 100)
-    throw badRequest(`'format' must be at most 100 characters.`);
+function parseTime(input: ReadFilterInput, out: ReadFilters) {
+  const startProp = given(input.startProp);
+  const endProp = given(input.endProp);
+  const starttime = given(input.starttime);
+  const endtime = given(input.endtime);
+  let format = given(input.format);
   if (format === DEFAULT_FORMAT) format = undefined;
   out.startProp = startProp;
   out.endProp = endProp;
@@ -194,12 +183,12 @@ export function parsePropertyFilters(text: string | undefined): PropertyFilter[]
 }
 
 /**
- * Parses and validates every read filter of a request (query string or POST body). Throws 400 naming the
- * parameter. Unknown parameters are ignored (paging, `_source`, `stats`, tile address are parsed elsewhere).
+ * The read filters of a request from its declared, already validated parameters (readParams.ts; types,
+ * lengths and ranges are the schema's): what a schema cannot say is checked here, 400 naming the parameter.
  */
-export function parseReadFilters(query: Record<string, unknown>): ReadFilters {
-  const out: ReadFilters = { filters: [], noDuplicates: parseBool(query, 'noDuplicates') };
-  const box = ['minx', 'miny', 'maxx', 'maxy'].map((k) => num(query, k));
+export function parseReadFilters(input: ReadFilterInput): ReadFilters {
+  const out: ReadFilters = { filters: [], noDuplicates: isTrue(input.noDuplicates) };
+  const box = [input.minx, input.miny, input.maxx, input.maxy].map(given);
   if (box.some((v) => v !== undefined)) {
     if (box.some((v) => v === undefined))
       throw badRequest(`'minx', 'miny', 'maxx' and 'maxy' must be given together.`);
@@ -208,24 +197,27 @@ export function parseReadFilters(query: Record<string, unknown>): ReadFilters {
     if (miny > maxy) throw badRequest(`'miny' (${miny}) must not be greater than 'maxy' (${maxy}).`);
     out.bbox = { minx, miny, maxx, maxy };
   }
-  parseTime(query, out);
-  const g = str(query, 'group_id');
+  parseTime(input, out);
+  const g = given(input.group_id);
   if (g !== undefined) out.groupId = g;
-  const id = parseInteger(query, 'id');
+  const id = given(input.id);
   if (id !== undefined) out.id = id;
-  const circle = str(query, 'spatialFilter');
-  if (circle !== undefined) {
-    const parts = circle.split(',').map((s) => s.trim());
-    const nums = parts.map(Number);
-    if (parts.length !== 3 || parts.some((p) => p === '') || nums.some((n) => !Number.isFinite(n))) {
-      throw badRequest(`'spatialFilter' must be lat,lng,radius (three numbers; radius in meters).`);
-    }
-    const [lat, lng, radius] = nums;
-    if (lat < -90 || lat > 90) throw badRequest(`'spatialFilter' latitude must be within [-90, 90].`);
-    if (lng < -180 || lng > 180) throw badRequest(`'spatialFilter' longitude must be within [-180, 180].`);
-    if (!(radius > 0)) throw badRequest(`'spatialFilter' radius must be greater than 0 meters.`);
-    out.circle = { lat, lng, radius };
-  }
-  out.filters = parsePropertyFilters(str(query, 'filters'));
+  const circle = given(input.spatialFilter);
+  if (circle !== undefined) out.circle = parseCircle(circle);
+  out.filters = parsePropertyFilters(given(input.filters));
   return out;
+}
+
+/** `spatialFilter`: `lat,lng,radius` (radius in meters, > 0). */
+export function parseCircle(text: string): { lat: number; lng: number; radius: number } {
+  const parts = text.split(',').map((s) => s.trim());
+  const nums = parts.map(Number);
+  if (parts.length !== 3 || parts.some((p) => p === '') || nums.some((n) => !Number.isFinite(n))) {
+    throw badRequest(`'spatialFilter' must be lat,lng,radius (three numbers; radius in meters).`);
+  }
+  const [lat, lng, radius] = nums;
+  if (lat < -90 || lat > 90) throw badRequest(`'spatialFilter' latitude must be within [-90, 90].`);
+  if (lng < -180 || lng > 180) throw badRequest(`'spatialFilter' longitude must be within [-180, 180].`);
+  if (!(radius > 0)) throw badRequest(`'spatialFilter' radius must be greater than 0 meters.`);
+  return { lat, lng, radius };
 }

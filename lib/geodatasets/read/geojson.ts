@@ -1,13 +1,10 @@
 import { type Fragment, sqlIdentifier } from '#lib/db/fragments.ts';
 import type { Queryable } from '#lib/db/index.ts';
-import { badRequest } from '#lib/errors.ts';
 import { type Geodataset, sqlTable } from '../catalog.ts';
 import { sqlNumeric } from '../numeric.ts';
 import { collectText, featuresText, type Wrap } from './featureStream.ts';
 import {
-  parseBool,
-  parseInteger,
-  parsePath,
+  pathList,
   type ReadFilters,
   sqlColumn,
   sqlGroupKey,
@@ -15,6 +12,7 @@ import {
   sqlProps,
   sqlWhere,
 } from './filters.ts';
+import { type GeojsonInput, isTrue } from './readParams.ts';
 
 /** The geojson-only options of `GET /get`: paging, `_source`, `stats`. */
 export interface GeojsonOptions {
@@ -28,44 +26,20 @@ export interface GeojsonOptions {
 }
 
 export const MAX_LIMIT = 10000;
-/** Most distinct `_source` paths (and `stats` fields) in one request; more: 400. */
-export const MAX_FIELDS = 100;
 
 /**
- * A comma-separated list parameter, also accepted as an array (a JSON body) or as repeated `key[]=`
- * parameters (jQuery's form; the handler passes those as an array under `key[]`). Deduplicated, in order.
+ * `limit` (clamped to 1..10000), `offset`, `limited` (the first three), `_source` and `stats`
+ * (comma-separated dot paths, or repeated), from the declared parameters (types and ranges checked).
  */
-function list(query: Record<string, unknown>, key: string): string[] | undefined {
-  const given = [query[key], query[`${key}[]`]].filter((v) => v !== undefined && v !== null && v !== '');
-  if (given.length === 0) return undefined;
-  const names: string[] = [];
-  for (const v of given.flat()) {
-    if (typeof v !== 'string') throw badRequest(`'${key}' must be a comma-separated string.`);
-    for (const s of v.split(',')) if (s.trim() !== '') names.push(s.trim());
-  }
-  const unique = [...new Set(names)];
-  if (unique.length > MAX_FIELDS) throw badRequest(`'${key}' names more than ${MAX_FIELDS} fields.`);
-  return unique;
-}
-
-/**
- * `limit` (clamped to 1..10000; a non-integer is 400), `offset` (integer ≥ 0), `limited` (the first three),
- * `_source` and `stats` (comma-separated dot paths).
- */
-export function parseGeojsonOptions(query: Record<string, unknown>): GeojsonOptions {
-  const out: GeojsonOptions = { offset: 0 };
-  const limit = parseInteger(query, 'limit');
-  if (limit !== undefined) out.limit = Math.min(MAX_LIMIT, Math.max(1, limit));
-  const offset = parseInteger(query, 'offset');
-  if (offset !== undefined) {
-    if (offset < 0) throw badRequest(`'offset' must be 0 or more.`);
-    out.offset = offset;
-  }
-  if (parseBool(query, 'limited')) out.limit = Math.min(out.limit ?? 3, 3);
-  const source = list(query, '_source');
-  if (source) out.source = source.map((p) => parsePath(p, '_source'));
-  const stats = list(query, 'stats');
-  if (stats) out.stats = stats.map((name) => ({ name, path: parsePath(name, 'stats') }));
+export function parseGeojsonOptions(input: GeojsonInput): GeojsonOptions {
+  const out: GeojsonOptions = { offset: input.offset ?? 0 };
+  if (input.limit !== undefined && input.limit !== null)
+    out.limit = Math.min(MAX_LIMIT, Math.max(1, input.limit));
+  if (isTrue(input.limited)) out.limit = Math.min(out.limit ?? 3, 3);
+  const source = pathList('_source', [input._source, input['_source[]']]);
+  if (source) out.source = source;
+  const stats = pathList('stats', [input.stats, input['stats[]']]);
+  if (stats) out.stats = stats.map((path) => ({ name: path.join('.'), path }));
   return out;
 }
 

@@ -14,6 +14,7 @@ import {
   withReadErrors,
 } from './filters.ts';
 import { MAX_LIMIT, streamFeaturesJson } from './geojson.ts';
+import { isTrue, type ReadFilterInput } from './readParams.ts';
 
 const OPERATORS = ['=', '<', '>', 'in', 'like'] as const;
 const WRAP = { before: '{"status":"success","body":', after: '}' };
@@ -33,10 +34,11 @@ export async function* readSearch(
   ds: Geodataset,
   body: Record<string, unknown>,
 ): AsyncGenerator<string> {
-  const box = parseReadFilters(pick(body, ['minx', 'miny', 'maxx', 'maxy']));
+  // The bbox as the endpoint declared it (lib/geodatasets/read/readParams.ts).
+  const box = parseReadFilters(pick(body, ['minx', 'miny', 'maxx', 'maxy']) as ReadFilterInput);
   const base: ReadFilters = { filters: [], noDuplicates: false, bbox: box.bbox };
   const hasKey = body.key !== undefined && body.key !== null && body.key !== '';
-  const last = body.last === true || body.last === 'true';
+  const last = isTrue(body.last as boolean | string | undefined);
   if (!hasKey && (last || (body.id !== undefined && body.id !== null))) {
     const id = await navigate(sql, ds, base, body, last);
     if (id === undefined) {

@@ -23,11 +23,13 @@ export function sqlIdHash(sql: Queryable, id: Fragment): Fragment {
 }
 
 /**
- * The common CTEs `p` (tile envelope in 3857, filter box in 4326, clip box and pixel transform) and
- * `kept` (the features of the tile), ending with `kept` ready to select from. `cand` holds at most
- * `maxFeatures + 1` candidates; if that is all of them they are the tile (`plain`), else the thinning runs:
- * `pre` takes the first PREFIX × maxFeatures candidates in hash order, `ids` keeps the first of them in
- * each tile pixel (points only) and stops at `maxFeatures`.
+ * The common CTEs, ending with `kept` (the features of the tile) ready to select from:
+ * - `tile_box`: the tile envelope in 3857, the candidate filter box in 4326, the clip box and the pixel transform;
+ * - `candidates`: at most `maxFeatures + 1` candidates (filter box and the request's filters);
+ * - `all_candidates`: those candidates when that is all of them (no thinning needed);
+ * - otherwise the thinning: `hash_prefix` takes the first PREFIX × maxFeatures candidates in hash order,
+ *   `thinned_ids` keeps the first of them in each tile pixel (points only) and stops at `maxFeatures`;
+ * - `kept`: `all_candidates`, or the rows of `thinned_ids`.
  */
 function sqlKept(
   sql: Queryable,
@@ -40,10 +42,10 @@ function sqlKept(
   const scale = EXTENT * 2 ** a.z;
   const f = tileFilterBounds(a);
   // Tile pixel of a point in Web Mercator, by closed-form math on lon/lat (no ST_Transform per row).
-  const px = sql`floor((ST_X(pre.geom) + 180) / 360 * ${scale}::float8 - ${a.x * EXTENT}::float8)`;
-  const py = sql`floor((0.5 - ln(tan(pi() / 4 + radians(greatest(least(ST_Y(pre.geom), 85.06), -85.06)) / 2)) / (2 * pi())) * ${scale}::float8 - ${a.y * EXTENT}::float8)`;
+  const px = sql`floor((ST_X(hash_prefix.geom) + 180) / 360 * ${scale}::float8 - ${a.x * EXTENT}::float8)`;
+  const py = sql`floor((0.5 - ln(tan(pi() / 4 + radians(greatest(least(ST_Y(hash_prefix.geom), 85.06), -85.06)) / 2)) / (2 * pi())) * ${scale}::float8 - ${a.y * EXTENT}::float8)`;
   return sql`
-    p as (
+    tile_box as (
       select e.env,
              ST_MakeEnvelope(${f[0]}::float8, ${f[1]}::float8, ${f[2]}::float8, ${f[3]}::float8, 4326) as filter,
              ST_Expand(e.env, (ST_XMax(e.env) - ST_XMin(e.env)) * ${BUFFER / EXTENT}::float8)::box2d as clip,
@@ -51,40 +53,41 @@ function sqlKept(
              ST_XMin(e.env) as xmin, ST_YMax(e.env) as ymax
       from (select ST_TileEnvelope(${a.z}::int, ${a.x}::int, ${a.y}::int) as env) e
     ),
-    cand as materialized (
-      select t.id, t.geom, t.properties from ${table} t, p
-      where t.geom && p.filter and ${where}
+    candidates as materialized (
+      select t.id, t.geom, t.properties from ${table} t, tile_box
+      where t.geom && tile_box.filter and ${where}
       limit ${maxFeatures + 1}::int
     ),
-    plain as (
-      select id, geom, properties from cand where (select count(*) from cand) <= ${maxFeatures}::int
+    all_candidates as (
+      select id, geom, properties from candidates
+      where (select count(*) from candidates) <= ${maxFeatures}::int
     ),
-    pre as (
+    hash_prefix as (
       select t.id, t.geom, ${sqlIdHash(sql, sql`t.id`)} as h
-      from ${table} t, p
-      where (select count(*) from cand) > ${maxFeatures}::int and t.geom && p.filter and ${where}
+      from ${table} t, tile_box
+      where (select count(*) from candidates) > ${maxFeatures}::int and t.geom && tile_box.filter and ${where}
       order by 3, 1
       limit ${PREFIX * maxFeatures}::int
     ),
-    ids as (
+    thinned_ids as (
       select id from (
-        select distinct on (dkey) id, h
+        select distinct on (pixel_key) id, h
         from (
-          select pre.id, pre.h,
-                 case when GeometryType(pre.geom) = 'POINT'
+          select hash_prefix.id, hash_prefix.h,
+                 case when GeometryType(hash_prefix.geom) = 'POINT'
                       then (least(greatest(${px}, -256), 4400)::bigint + 256) * 8192 + (least(greatest(${py}, -256), 4400)::bigint + 256)
-                      else -pre.id end as dkey
-          from pre
+                      else -hash_prefix.id end as pixel_key
+          from hash_prefix
         ) d
-        order by dkey, h, id
+        order by pixel_key, h, id
       ) s
       order by h, id
       limit ${maxFeatures}::int
     ),
     kept as (
-      select id, geom, properties from plain
+      select id, geom, properties from all_candidates
       union all
-      select t.id, t.geom, t.properties from ${table} t where t.id = any(array(select id from ids))
+      select t.id, t.geom, t.properties from ${table} t where t.id = any(array(select id from thinned_ids))
     )`;
 }
 
@@ -125,9 +128,9 @@ export function sqlTileMvt(
     with ${sqlKept(sql, ds, a, where, maxFeatures)}
     select ST_AsMVT(q, ${ds.name}::text, ${EXTENT}::int, 'geom', 'id') as tile, count(*)::int as n
     from (
-      select k.id, ST_AsMVTGeom(ST_Transform(k.geom, 3857), p.env, ${EXTENT}::int, ${BUFFER}::int, true) as geom,
+      select k.id, ST_AsMVTGeom(ST_Transform(k.geom, 3857), tile_box.env, ${EXTENT}::int, ${BUFFER}::int, true) as geom,
              ${sqlAttributes(sql, ds, source)} as attributes
-      from kept k, p
+      from kept k, tile_box
     ) q
     where q.geom is not null`;
 }
@@ -146,10 +149,10 @@ export function sqlTileRows(
     select r.id, ST_AsGeoJSON(r.g, 0) as g, r.attributes
     from (
       select k.id,
-             ST_RemoveRepeatedPoints(ST_SnapToGrid(ST_Affine(ST_ClipByBox2D(ST_Transform(k.geom, 3857), p.clip),
-               p.s, 0, 0, -p.s, -p.xmin * p.s, p.ymax * p.s), 1)) as g,
+             ST_RemoveRepeatedPoints(ST_SnapToGrid(ST_Affine(ST_ClipByBox2D(ST_Transform(k.geom, 3857), tile_box.clip),
+               tile_box.s, 0, 0, -tile_box.s, -tile_box.xmin * tile_box.s, tile_box.ymax * tile_box.s), 1)) as g,
              ${sqlAttributes(sql, ds, source)} as attributes
-      from kept k, p
+      from kept k, tile_box
     ) r
     where r.g is not null and not ST_IsEmpty(r.g)
     order by r.id`;

@@ -2,23 +2,19 @@ import type { Queryable } from '#lib/db/index.ts';
 import { type Geodataset, sqlTable } from '#lib/geodatasets/catalog.ts';
 import type { FieldType } from '#lib/geodatasets/read/fieldTypes.ts';
 import { parseReadFilters } from '#lib/geodatasets/read/filters.ts';
+import { TILE_PARAMS } from '#lib/geodatasets/read/getParams.ts';
+import type { ReadFilterInput, SourceInput } from '#lib/geodatasets/read/readParams.ts';
 
 /** Web Mercator's latitude limit: TileJSON bounds are clamped to the part tiles can show. */
 const MERC_LAT = 85.0511287798066;
-/** Parameters of the TileJSON request that are not carried into the tile URLs. */
-const NOT_CARRIED = new Set([
-  'x',
-  'y',
-  'z',
-  'type',
-  'v',
-  'layer',
-  'name',
-  'stats',
-  'limit',
-  'offset',
-  'limited',
-]);
+/**
+ * The declared tile parameters (lib/geodatasets/read/getParams.ts) a TileJSON request carries into its
+ * tiles URL: the filters and `_source`; the address is the template's and `v` the dataset's version.
+ */
+const CARRIED = TILE_PARAMS.filter((k) => !['x', 'y', 'z', 'type', 'v'].includes(k));
+
+/** The TileJSON request's declared parameters (readFilterParams and sourceParams). */
+export type TileJsonInput = ReadFilterInput & SourceInput;
 
 /** The dataset's extent in lon/lat, clamped to Web Mercator's; the world when the dataset is empty. */
 export async function readBounds(sql: Queryable, ds: Geodataset): Promise<[number, number, number, number]> {
@@ -35,14 +31,14 @@ export async function readBounds(sql: Queryable, ds: Geodataset): Promise<[numbe
 /**
  * TileJSON 3.0.0 for one dataset (MapLibre: `{type:'vector', url}`): one tiles template whose query
  * carries the dataset `version` (`v`), so a write changes the URL and no cache serves an old tile;
- * filters given to the TileJSON request are validated and carried into the template.
+ * the declared filters and `_source` given to the TileJSON request are validated and carried into the template.
  *
  * @example toTileJson(ds, 'https://host', {filters: 'kind+=+string+a'}, bounds, fields)
  */
 export function toTileJson(
   ds: Geodataset,
   base: string,
-  query: Record<string, unknown>,
+  query: TileJsonInput,
   bounds: [number, number, number, number],
   fields: Record<string, FieldType>,
   zooms: { minzoom: number; maxzoom: number } = { minzoom: 0, maxzoom: 22 },
@@ -50,9 +46,10 @@ export function toTileJson(
   parseReadFilters(query); // 400 for a bad filter, before it ends up in every tile URL
   const params = new URLSearchParams();
   params.set('type', 'mvt');
-  for (const k of Object.keys(query).sort()) {
-    if (NOT_CARRIED.has(k) || query[k] === undefined || query[k] === null) continue;
-    params.set(k, String(query[k]));
+  for (const k of [...CARRIED].sort()) {
+    const v = (query as Record<string, unknown>)[k];
+    if (v === undefined || v === null || v === '') continue;
+    for (const one of Array.isArray(v) ? v : [v]) params.append(k, String(one));
   }
   params.set('v', String(ds.version));
   const q = params.toString().replace(/%7B/g, '{').replace(/%7D/g, '}');

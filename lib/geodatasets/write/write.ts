@@ -9,6 +9,7 @@ import {
   tableNameFor,
   toGeodataset,
 } from '../catalog.ts';
+import { highestId, updateExtents } from '../extents.ts';
 import { mergeStats, StatsAccumulator, type StoredStats } from '../fieldStats.ts';
 import {
   deriveOf,
@@ -112,6 +113,7 @@ async function writeNewTable(
       group_id_prop = ${o.groupIdProp}, feature_id_prop = ${o.featureIdProp},
       field_stats = ${tx.json(stats as any)}, updated_at = now()
     where id = ${id}`;
+  await updateExtents(tx, { id, table, propertiesType });
   return { added, stats };
 }
 
@@ -170,7 +172,9 @@ export async function appendGeodataset(
     if ('added' in found) return found;
     const ds = found;
     const acc = ds.fieldStats ? new StatsAccumulator() : null;
+    const before = await highestId(tx, ds);
     const added = await insertFeatures(tx, ds.table, ds.propertiesType, source, deriveOf(o), acc, tuning);
+    await updateExtents(tx, ds, before, true);
     const stats = ds.fieldStats && acc ? mergeStats(ds.fieldStats, acc.toStored()) : null;
     const [row] = await tx`
       update geodatasets set

@@ -1,8 +1,10 @@
+import type { FromSchema } from 'json-schema-to-ts';
 import { badRequest } from '#lib/errors.ts';
 import type { Span } from './jsonScan.ts';
 import { parseSpan } from './jsonScan.ts';
 import { LazyGeojson, scanObject } from './lazyGeojson.ts';
 import type { WriteOptions } from './write.ts';
+import type { writeQuery } from './writeParams.ts';
 
 /** A write request as the handlers receive it: what to do, the GeoJSON (still text) and the options. */
 export interface WriteRequest {
@@ -11,7 +13,8 @@ export interface WriteRequest {
   opts: WriteOptions;
 }
 
-type Query = Record<string, string | undefined>;
+/** The declared query of these writes (writeParams.ts). */
+type Query = FromSchema<typeof writeQuery>;
 
 function first(...values: unknown[]): unknown {
   for (const v of values) if (v !== undefined && v !== null && v !== '') return v;
@@ -98,8 +101,11 @@ export function parseGeojsonBody(
   if (name === undefined) throw badRequest("The geodataset 'name' is required in the path.");
   const geojson = LazyGeojson.fromText(text);
   const se = splitStartEnd(path.start_end_prop);
-  const pick = (member: string, pathValue: string | undefined, queryKey: string) =>
-    first(geojson.member(member), pathValue, query[queryKey]) as string | null;
+  const pick = (
+    member: string,
+    pathValue: string | undefined,
+    queryKey: keyof typeof writeQuery.properties,
+  ) => first(geojson.member(member), pathValue, query[queryKey]) as string | null;
   return {
     action,
     geojson,

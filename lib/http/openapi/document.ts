@@ -27,20 +27,45 @@ export function openApiPath(path: string): string {
   return path.replace(/\{(\w+)\+\}/g, '{$1}');
 }
 
+type Branches = Schema & {
+  allOf?: Schema[];
+  anyOf?: Schema[];
+  oneOf?: Schema[];
+  then?: Schema;
+  else?: Schema;
+};
+
+/**
+ * Every property an object schema declares at its top level, with its schema, from `properties` and from
+ * its `allOf`/`anyOf`/`oneOf`/`then`/`else` branches (first declaration wins); `required` only when the
+ * schema itself (or an `allOf` part) requires it.
+ */
+export function declaredProperties(
+  schema: object | undefined,
+): Map<string, { schema: object; required: boolean }> {
+  const out = new Map<string, { schema: object; required: boolean }>();
+  const visit = (s: Branches | undefined, mandatory: boolean) => {
+    if (!s || typeof s !== 'object') return;
+    for (const [name, p] of Object.entries(s.properties ?? {})) {
+      const had = out.get(name);
+      const required = mandatory && (s.required?.includes(name) ?? false);
+      out.set(name, { schema: had?.schema ?? p, required: (had?.required ?? false) || required });
+    }
+    for (const part of s.allOf ?? []) visit(part, mandatory);
+    for (const part of [...(s.anyOf ?? []), ...(s.oneOf ?? []), s.then, s.else]) visit(part, false);
+  };
+  visit(schema as Branches | undefined, true);
+  return out;
+}
+
 function parameters(path: string, options: Options | undefined): object[] {
   const out: object[] = [];
-  const pathSchema = options?.schema?.path as Schema | undefined;
+  const pathProps = declaredProperties(options?.schema?.path as object | undefined);
   for (const [, name] of openApiPath(path).matchAll(/\{(\w+)\}/g)) {
-    out.push({
-      name,
-      in: 'path',
-      required: true,
-      schema: pathSchema?.properties?.[name] ?? { type: 'string' },
-    });
+    out.push({ name, in: 'path', required: true, schema: pathProps.get(name)?.schema ?? { type: 'string' } });
   }
-  const query = options?.schema?.query as Schema | undefined;
-  for (const [name, schema] of Object.entries(query?.properties ?? {})) {
-    out.push({ name, in: 'query', required: query?.required?.includes(name) ?? false, schema });
+  for (const [name, p] of declaredProperties(options?.schema?.query as object | undefined)) {
+    out.push({ name, in: 'query', required: p.required, schema: p.schema });
   }
   return out;
 }
@@ -112,7 +137,9 @@ export function openApiDocument(routes: ApiRoute[], info: { title: string; versi
       description:
         'Every /api/ path also answers under /API/. A request with `X-Requested-With: XMLHttpRequest` (the ' +
         'MMGIS web client) gets a 4xx failure as HTTP 200 with the same `{status:"failure", message}` body ' +
-        '(docs/contract.md).',
+        '(docs/contract.md). Every input (query, path, body) is also refused with a 400 naming the field when ' +
+        'it holds a NUL character, nests objects/arrays deeper than 32 levels, or has a `__proto__`, ' +
+        '`constructor` or `prototype` key; undeclared query parameters are ignored (docs/input.md).',
       ...info,
     },
     jsonSchemaDialect: 'https://spec.openapis.org/oas/3.1/dialect/base',

@@ -1,0 +1,178 @@
+/**
+ * `npm run bench:ogc` — the OGC API – Features figures of docs/ogc.md on the PostGIS server (DATABASE_URL
+ * or the local default), in a fresh database created and dropped here, with the read bench's seeded
+ * 200,000 points, through the local service (serverless-offline):
+ * - items pages of 1,000 features over HTTP (following the next links, and one deep page) against the
+ *   same SQL alone (the statements the handler sends, through the driver);
+ * - a full copy of the layer by GDAL (`ogr2ogr` to a GeoPackage, pages of 10,000) against
+ *   `GET /api/geodatasets/get` of the whole layer (303 to the S3 stand-in, followed).
+ */
+import { execFile } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import postgres from 'postgres';
+import { createDb, type Db } from '../lib/db/index.ts';
+import { requireDataset } from '../lib/geodatasets/catalog.ts';
+import type { ReadFilters } from '../lib/geodatasets/read/filters.ts';
+import { recreateGeodataset } from '../lib/geodatasets/write/write.ts';
+import { CRS84 } from '../lib/ogc/crs.ts';
+import { itemsQuery, numberMatched } from '../lib/ogc/items.ts';
+import { prepareDatabase, startService } from '../scripts/devServer.ts';
+import { featureCollectionText, points } from './data.ts';
+
+const N_POINTS = Number(process.env.BENCH_POINTS) || 200_000;
+const PAGES = 20;
+const LAYER = 'bench_ogc_points';
+
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+
+function run(tool: string, args: string[]): Promise<void> {
+  return new Promise((ok, fail) =>
+    execFile(tool, args, { maxBuffer: 64 * 1024 * 1024, timeout: 1_800_000 }, (e, _out, err) =>
+      e ? fail(new Error(`${tool}: ${err.slice(-500)}`)) : ok(),
+    ),
+  );
+}
+
+/** The statements of one items page, through the driver: the features after `after`, and the count. */
+async function sqlPage(db: Db, after: number): Promise<{ ms: number; last: number }> {
+  const ds = await requireDataset(db.sql, LAYER);
+  const f: ReadFilters = { filters: [], noDuplicates: false };
+  const t0 = performance.now();
+  const [rows] = await Promise.all([
+    itemsQuery(db.sql, ds, f, { limit: 1000, after, crs: CRS84 }),
+    numberMatched(db.sql, ds, f),
+  ]);
+  const text = rows
+    .slice(0, 1000)
+    .map((r: any) => r.f)
+    .join(',');
+  const ms = performance.now() - t0;
+  if (!text) throw new Error('empty page');
+  return { ms, last: Number(rows[Math.min(999, rows.length - 1)].id) };
+}
+
+async function httpPage(url: string): Promise<{ ms: number; next?: string; n: number }> {
+  const t0 = performance.now();
+  const res = await fetch(url);
+  const body = (await res.json()) as any;
+  const ms = performance.now() - t0;
+  if (res.status !== 200) throw new Error(`HTTP ${res.status}`);
+  return { ms, next: body.links.find((l: any) => l.rel === 'next')?.href, n: body.numberReturned };
+}
+
+async function main() {
+  const serverUrl = process.env.DATABASE_URL || 'postgres://postgres@127.0.0.1:5432/postgres';
+  const admin = postgres(serverUrl, { max: 1, onnotice: () => {} });
+  const dbName = `mmgis_bench_ogc_${Date.now()}_${randomBytes(2).toString('hex')}`;
+  await admin.unsafe(`create database ${dbName}`);
+  const u = new URL(serverUrl);
+  u.pathname = `/${dbName}`;
+  const url = u.toString();
+  const dir = mkdtempSync(join(tmpdir(), 'bench-ogc-'));
+  let service: Awaited<ReturnType<typeof startService>> | undefined;
+  const db = createDb({ url, max: 4, statementTimeoutMs: 600_000 });
+  try {
+    await prepareDatabase(url, undefined);
+    let t0 = performance.now();
+    await recreateGeodataset(db, featureCollectionText(points(N_POINTS, 1)), { name: LAYER, startProp: 't' });
+    console.log(
+      `data: ${N_POINTS} seeded points loaded in ${((performance.now() - t0) / 1000).toFixed(1)} s`,
+    );
+    service = await startService({ databaseUrl: url, env: { AUTH: 'none', LOG_LEVEL: 'warn' } });
+    const base = `${service.url}/api/ogc/collections/${LAYER}/items`;
+
+    // Pages of 1,000: HTTP following next links, and the same statements alone.
+    await httpPage(`${base}?limit=1000`);
+    const http: number[] = [];
+    let next: string | undefined = `${base}?limit=1000`;
+    for (let i = 0; i < PAGES && next; i++) {
+      const p = await httpPage(next);
+      http.push(p.ms);
+      next = p.next;
+    }
+    const sql: number[] = [];
+    let after = 0;
+    await sqlPage(db, 0);
+    for (let i = 0; i < PAGES; i++) {
+      const p = await sqlPage(db, after);
+      sql.push(p.ms);
+      after = p.last;
+    }
+    const deepAfter = N_POINTS - 5000;
+    const deep: number[] = [];
+    const deepSql: number[] = [];
+    for (let i = 0; i < 3; i++) {
+      deep.push((await httpPage(`${base}?limit=1000&after=${deepAfter}`)).ms);
+      deepSql.push((await sqlPage(db, deepAfter)).ms);
+    }
+    // The same pages of the service's own read (limit/offset), for the HTTP path's own cost.
+    const get: number[] = [];
+    for (let i = 0; i < PAGES; i++) {
+      t0 = performance.now();
+      const res = await fetch(
+        `${service.url}/api/geodatasets/get?layer=${LAYER}&type=geojson&limit=1000&offset=${i * 1000}`,
+      );
+      await res.json();
+      get.push(performance.now() - t0);
+    }
+    console.log('\ncase | SQL alone ms | HTTP ms | ratio');
+    const row = (name: string, s: number, h: number) =>
+      console.log(`${name} | ${s.toFixed(1)} | ${h.toFixed(1)} | ${(h / s).toFixed(2)}`);
+    row(`items page of 1,000 (median of ${http.length} consecutive pages)`, median(sql), median(http));
+    row(`items page of 1,000 after id ${deepAfter} (median of 3)`, median(deepSql), median(deep));
+    console.log(
+      `reference: GET /api/geodatasets/get limit=1000 (median of ${PAGES} pages) | | ${median(get).toFixed(1)} |`,
+    );
+
+    // The whole layer: GDAL's copy through the OGC API against one GET of /api/geodatasets/get.
+    // The whole layer through the OGC API without GDAL: pages of 10,000 following the next links.
+    t0 = performance.now();
+    let pages = 0;
+    let features = 0;
+    for (let nextUrl: string | undefined = `${base}?limit=10000`; nextUrl; pages++) {
+      const p = await httpPage(nextUrl);
+      features += p.n;
+      nextUrl = p.next;
+    }
+    const walkMs = performance.now() - t0;
+    if (features !== N_POINTS) throw new Error(`walked ${features} features`);
+    const gpkg = join(dir, 'copy.gpkg');
+    t0 = performance.now();
+    await run('ogr2ogr', [
+      '-f',
+      'GPKG',
+      gpkg,
+      `OAPIF:${service.url}/api/ogc`,
+      LAYER,
+      '-oo',
+      'PAGE_SIZE=10000',
+    ]);
+    const copyMs = performance.now() - t0;
+    t0 = performance.now();
+    const whole = await fetch(`${service.url}/api/geodatasets/get?layer=${LAYER}&type=geojson`);
+    const bytes = (await whole.arrayBuffer()).byteLength;
+    const getMs = performance.now() - t0;
+    console.log('\ncase | ms | size');
+    console.log(
+      `ogr2ogr OAPIF → GeoPackage, ${N_POINTS} features, pages of 10,000 | ${copyMs.toFixed(0)} | ${(statSync(gpkg).size / 1048576).toFixed(1)} MB gpkg`,
+    );
+    console.log(
+      `GET /api/geodatasets/get whole layer (303 followed) | ${getMs.toFixed(0)} | ${(bytes / 1048576).toFixed(1)} MB GeoJSON`,
+    );
+    console.log(
+      `OGC items, ${pages} pages of 10,000 by next links (fetch and JSON.parse, no GDAL) | ${walkMs.toFixed(0)} |`,
+    );
+    console.log(`ratio ogr2ogr / get: ${(copyMs / getMs).toFixed(2)}`);
+  } finally {
+    await service?.stop();
+    await db.end();
+    rmSync(dir, { recursive: true, force: true });
+    await admin.unsafe(`drop database if exists ${dbName} with (force)`).catch(() => {});
+    await admin.end();
+  }
+}
+
+await main();
