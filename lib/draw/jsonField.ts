@@ -8,17 +8,25 @@ import { badRequest } from '#lib/errors.ts';
  */
 export const MAX_JSON_DEPTH = 32;
 
+/** Keys no draw value needs (as lib/http/inputGuards.ts refuses them in every body). */
+const FORBIDDEN_KEYS: ReadonlySet<string> = new Set(['__proto__', 'constructor', 'prototype']);
+
 /**
  * Refuses what PostgreSQL's `jsonb` cannot store or what no draw field needs, with a 400 naming the
- * field's path: a NUL character (`\u0000`) in a string or a key, a `__proto__` key, nesting deeper than
- * `MAX_JSON_DEPTH`. Iterative, so a value nested 200,000 deep costs a walk to level 33, not a stack.
+ * field's path, in the words of the generic input guard (lib/http/inputGuards.ts, which domain code may
+ * not import): a NUL character (`\u0000`) in a string or a key, a `__proto__`, `constructor` or
+ * `prototype` key, nesting deeper than `MAX_JSON_DEPTH`. Needed for JSON that arrives inside a string
+ * (parsed after the generic guard ran). Iterative, so a value nested 200,000 deep costs a walk to level
+ * 33, not a stack.
  */
 export function guardJson(value: unknown, field: string): void {
   const stack: [unknown, string, number][] = [[value, field, 0]];
   while (stack.length) {
     const [v, path, depth] = stack.pop()!;
     if (typeof v === 'string') {
-      if (v.includes('\u0000')) throw badRequest(`Body field '${path}' contains a NUL character (\\u0000).`);
+      if (v.includes('\u0000')) {
+        throw badRequest(`Body field '${path}' must not contain a NUL character (\\u0000).`);
+      }
       continue;
     }
     if (v === null || typeof v !== 'object') continue;
@@ -30,8 +38,11 @@ export function guardJson(value: unknown, field: string): void {
       continue;
     }
     for (const key of Object.keys(v)) {
-      if (key.includes('\u0000')) throw badRequest(`Body field '${path}' has a key with a NUL character.`);
-      if (key === '__proto__') throw badRequest(`Body field '${path}' has a '__proto__' key.`);
+      if (FORBIDDEN_KEYS.has(key))
+        throw badRequest(`Body field '${path}.${key}' is not allowed (a reserved key).`);
+      if (key.includes('\u0000')) {
+        throw badRequest(`Body field name ${JSON.stringify(key)} must not contain a NUL character.`);
+      }
       stack.push([(v as Record<string, unknown>)[key], `${path}.${key}`, depth + 1]);
     }
   }

@@ -56,9 +56,15 @@ describe('draw fields carrying JSON (lib/draw/jsonField.ts)', () => {
   });
 
   it('refuses NUL characters, __proto__ keys and deep nesting, naming the field', () => {
-    expect(() => props.read({ a: { b: 'x\u0000' } })).toThrow("Body field 'properties.a.b' contains a NUL");
-    expect(() => props.read('{"a\\u0000":1}')).toThrow(/'properties' has a key with a NUL/);
-    expect(() => props.read('{"__proto__":{"x":1}}')).toThrow(/'properties' has a '__proto__' key/);
+    expect(() => props.read({ a: { b: 'x\u0000' } })).toThrow(
+      "Body field 'properties.a.b' must not contain a NUL",
+    );
+    expect(() => props.read('{"a\\u0000":1}')).toThrow(
+      /^Body field name "a\\u0000" must not contain a NUL character\.$/,
+    );
+    expect(() => props.read('{"__proto__":{"x":1}}')).toThrow(
+      /'properties\.__proto__' is not allowed \(a reserved key\)/,
+    );
     let deep: unknown = 1;
     for (let i = 0; i < 200_000; i++) deep = { a: deep };
     expect(() => guardJson(deep, 'properties')).toThrow(
