@@ -36,7 +36,7 @@ describe('draw and files bodies: declared bounds', () => {
       [
         '/api/files/change',
         { id: file, file_name: 'x'.repeat(501) },
-        /^Body field 'file_name' must NOT have more than 500 characters\.$/,
+        /^Body field 'file_name' must NOT have more than 500 characters/,
       ],
       [
         '/api/files/change',
@@ -85,13 +85,9 @@ describe('draw and files bodies: declared bounds', () => {
         /'bulk_ids' must NOT have duplicate/,
       ],
       // wrong types and ranges
-      ['/api/draw/remove', { file_id: file, id: 'one' }, /^Body field 'id' must be integer\.$/],
-      ['/api/draw/remove', { file_id: file, id: -1 }, /^Body field 'id' must be >= 0\.$/],
-      [
-        '/api/draw/remove',
-        { file_id: 1e20, id: a.id },
-        /^Body field 'file_id' must be <= 9007199254740991\.$/,
-      ],
+      ['/api/draw/remove', { file_id: file, id: 'one' }, /^Body field 'id' must be integer/],
+      ['/api/draw/remove', { file_id: file, id: -1 }, /^Body field 'id' must be >= 0/],
+      ['/api/draw/remove', { file_id: 1e20, id: a.id }, /^Body field 'file_id' must be <= 9007199254740991/],
       ['/api/draw/merge', { file_id: file, prop_id: a.id, ids: [a.id, 'x'] }, /'ids\.1' must be integer/],
       ['/api/draw/undo', { file_id: file, undo_time: 1.5 }, /'undo_time' must be integer/],
       [
@@ -110,7 +106,11 @@ describe('draw and files bodies: declared bounds', () => {
         /'publicity_type' must be equal to one of the allowed values/,
       ],
       // NUL characters
-      ['/api/files/change', { id: file, file_name: 'a\u0000b' }, /'file_name' must match pattern/],
+      [
+        '/api/files/change',
+        { id: file, file_name: 'a\u0000b' },
+        /'file_name' (must not contain a NUL character|must match pattern)/,
+      ],
       [
         '/api/draw/add',
         { file_id: file, geometry: square(2, 2, 1), properties: { name: 'a\u0000b' } },
@@ -131,7 +131,11 @@ describe('draw and files bodies: declared bounds', () => {
         { id: file, template: { fields: ['\u0000'] } },
         /^Body field 'template\.fields\[0\]' must not contain a NUL/,
       ],
-      ['/api/files/modifykeyword', { keyword: 'a\u0000', type: 'tags' }, /'keyword' must match pattern/],
+      [
+        '/api/files/modifykeyword',
+        { keyword: 'a\u0000', type: 'tags' },
+        /'keyword' (must not contain a NUL character|must match pattern)/,
+      ],
       // nesting, and keys no field needs
       [
         '/api/draw/add',
@@ -204,10 +208,8 @@ describe('draw and files bodies: declared bounds', () => {
       expect(asText.body.body.file).toHaveLength(100);
 
       const tooMany = await send('/api/files/getfile', { id: [...files, files[0] + 100_000] }, me);
-      expect([tooMany.status, tooMany.body.message]).toEqual([
-        400,
-        "Body field 'id' must NOT have more than 100 items.",
-      ]);
+      expect(tooMany.status).toBe(400);
+      expect(tooMany.body.message).toMatch(/^Body field 'id' must NOT have more than 100 items/);
       const repeated = await send('/api/files/getfile', { id: [files[0], files[1], files[0]] }, me);
       expect(repeated.status).toBe(400);
       expect(repeated.body.message).toMatch(/^Body field 'id' must NOT have duplicate items/);
@@ -224,9 +226,7 @@ describe('draw and files bodies: declared bounds', () => {
     const tenThousand = JSON.stringify(Array.from({ length: 10_000 }, (_, i) => i + 1));
     const big = await post('/api/files/getfile', { id: tenThousand }, me);
     expect(big.status).toBe(400);
-    expect(big.body.message).toMatch(
-      /^Body field 'id' must NOT have more than (100 items|2000 characters)\.$/,
-    );
+    expect(big.body.message).toMatch(/^Body field 'id' must NOT have more than (100 items|2000 characters)/);
   });
 
   it("takes MMGIS's clip setting `off` as no clipping", async () => {
