@@ -1,36 +1,53 @@
 import { caller } from '#lib/draw/access.ts';
 import { addFeature } from '#lib/draw/features.ts';
-import { FEATURE_INTENTS } from '#lib/draw/files.ts';
 import { validGeometry } from '#lib/draw/geometry.ts';
-import { asBody, bool, idList, int, oneOf, optJson, optObject, optString } from '#lib/draw/input.ts';
-import { badRequest } from '#lib/errors.ts';
+import { featureIds, featureIntent, geometryField, id, propertiesField } from '#lib/draw/schemas.ts';
 import { endpoint } from '#lib/http/endpoint.ts';
 import { ok } from '#lib/http/openapi/describe.ts';
 import { writtenFeature } from '#lib/http/openapi/shapes/draw.ts';
 import { triggerWebhooks } from '#lib/webhooks/trigger.ts';
 
-const options = { auth: 'user', body: 'json-or-form', responses: ok(writtenFeature) } as const;
+const geometry = geometryField('geometry');
+const bulkIds = featureIds('bulk_ids');
+
+const body = {
+  type: 'object',
+  required: ['file_id', 'geometry'],
+  properties: {
+    file_id: id,
+    geometry: geometry.schema,
+    properties: propertiesField.schema,
+    intent: featureIntent,
+    /** `min` (or a negative number): below every feature; else above. */
+    order: {
+      type: ['string', 'number'],
+      maxLength: 40,
+      pattern: '^(min|max|-?\\d{1,15}(\\.\\d{1,15})?)$',
+      minimum: -1e15,
+      maximum: 1e15,
+    },
+    /** `off` (MMGIS's client's "no clipping") and `''` are none. */
+    clip: { enum: ['over', 'under', 'off', '', null] },
+    to_history: { type: 'boolean', default: true },
+    bulk_ids: bulkIds.schema,
+  },
+} as const;
+
+const options = { auth: 'user', schema: { body }, responses: ok(writtenFeature) } as const;
 
 export const handler = endpoint(options, async ({ body, principal, db }) => {
-  const b = asBody(body);
-  const fileId = int(b, 'file_id');
-  const geometry = validGeometry(optJson(b, 'geometry'), 'geometry');
-  const order = optString(b, 'order');
-  if (order !== undefined && order !== 'min' && order !== 'max' && !/^-?\d+(\.\d+)?$/.test(order)) {
-    throw badRequest("Body field 'order' must be 'min', 'max' or a number.");
-  }
+  const order = body.order;
   const input = {
-    geometry,
-    properties: optObject(b, 'properties'),
-    intent: oneOf(b, 'intent', FEATURE_INTENTS) ?? null,
-    order:
-      order === 'min' || (order !== undefined && Number(order) < 0) ? ('min' as const) : ('max' as const),
-    clip: oneOf(b, 'clip', ['over', 'under'] as const),
-    toHistory: bool(b, 'to_history', true),
-    bulkIds: idList(b, 'bulk_ids', false),
+    geometry: validGeometry(geometry.read(body.geometry), 'geometry'),
+    properties: propertiesField.read(body.properties) ?? undefined,
+    intent: body.intent || null,
+    order: order === 'min' || Number(order) < 0 ? ('min' as const) : ('max' as const),
+    clip: body.clip === 'over' || body.clip === 'under' ? body.clip : undefined,
+    toHistory: body.to_history,
+    bulkIds: bulkIds.read(body.bulk_ids),
   };
-  const w = await db.transaction((tx) => addFeature(tx, caller(principal), fileId, input));
-  if (input.toHistory) await triggerWebhooks(db, 'DrawFileChange', fileId);
+  const w = await db.transaction((tx) => addFeature(tx, caller(principal), body.file_id, input));
+  if (input.toHistory) await triggerWebhooks(db, 'DrawFileChange', body.file_id);
   return {
     status: 'success',
     message: 'Successfully added a new feature.',

@@ -1,28 +1,41 @@
 import { caller } from '#lib/draw/access.ts';
 import { editFeature } from '#lib/draw/features.ts';
-import { FEATURE_INTENTS } from '#lib/draw/files.ts';
 import { validGeometry } from '#lib/draw/geometry.ts';
-import { asBody, bool, int, oneOf, optJson, optObject } from '#lib/draw/input.ts';
+import { featureIntent, geometryField, id, propertiesField } from '#lib/draw/schemas.ts';
 import { endpoint } from '#lib/http/endpoint.ts';
 import { ok } from '#lib/http/openapi/describe.ts';
 import { writtenFeature } from '#lib/http/openapi/shapes/draw.ts';
 import { triggerWebhooks } from '#lib/webhooks/trigger.ts';
 
-const options = { auth: 'user', body: 'json-or-form', responses: ok(writtenFeature) } as const;
+const geometry = geometryField('geometry');
+
+const body = {
+  type: 'object',
+  required: ['file_id', 'feature_id'],
+  properties: {
+    file_id: id,
+    feature_id: id,
+    geometry: geometry.schema,
+    properties: propertiesField.schema,
+    /** Omitted: the feature keeps its intent; `''` or null: none. */
+    intent: featureIntent,
+    reassignUUID: { type: 'boolean', default: false },
+  },
+} as const;
+
+const options = { auth: 'user', schema: { body }, responses: ok(writtenFeature) } as const;
 
 export const handler = endpoint(options, async ({ body, principal, db }) => {
-  const b = asBody(body);
-  const fileId = int(b, 'file_id');
-  const geometry = optJson(b, 'geometry');
+  const g = geometry.read(body.geometry);
   const input = {
-    featureId: int(b, 'feature_id'),
-    geometry: geometry === undefined ? undefined : validGeometry(geometry, 'geometry'),
-    properties: optObject(b, 'properties'),
-    intent: b.intent === undefined ? undefined : (oneOf(b, 'intent', FEATURE_INTENTS) ?? null),
-    reassignUUID: bool(b, 'reassignUUID', false),
+    featureId: body.feature_id,
+    geometry: g === undefined ? undefined : validGeometry(g, 'geometry'),
+    properties: propertiesField.read(body.properties) ?? undefined,
+    intent: body.intent === undefined ? undefined : body.intent || null,
+    reassignUUID: body.reassignUUID,
   };
-  const w = await db.transaction((tx) => editFeature(tx, caller(principal), fileId, input));
-  await triggerWebhooks(db, 'DrawFileChange', fileId);
+  const w = await db.transaction((tx) => editFeature(tx, caller(principal), body.file_id, input));
+  await triggerWebhooks(db, 'DrawFileChange', body.file_id);
   return {
     status: 'success',
     message: 'Successfully edited feature.',

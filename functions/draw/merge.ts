@@ -1,19 +1,26 @@
 import { caller } from '#lib/draw/access.ts';
 import { mergeFeatures } from '#lib/draw/features.ts';
-import { asBody, idList, int } from '#lib/draw/input.ts';
+import { featureIds, id } from '#lib/draw/schemas.ts';
 import { endpoint } from '#lib/http/endpoint.ts';
 import { ok } from '#lib/http/openapi/describe.ts';
 import { idsAnswer } from '#lib/http/openapi/shapes/draw.ts';
 import { triggerWebhooks } from '#lib/webhooks/trigger.ts';
 
-const options = { auth: 'user', body: 'json-or-form', responses: ok(idsAnswer) } as const;
+const ids = featureIds('ids');
+
+const body = {
+  type: 'object',
+  required: ['file_id', 'prop_id', 'ids'],
+  properties: { file_id: id, prop_id: id, ids: ids.schema },
+} as const;
+
+const options = { auth: 'user', schema: { body }, responses: ok(idsAnswer) } as const;
 
 export const handler = endpoint(options, async ({ body, principal, db }) => {
-  const b = asBody(body);
-  const fileId = int(b, 'file_id');
-  const propId = int(b, 'prop_id');
-  const ids = idList(b, 'ids');
-  const newIds = await db.transaction((tx) => mergeFeatures(tx, caller(principal), fileId, propId, ids));
-  await triggerWebhooks(db, 'DrawFileChange', fileId);
+  const list = ids.read(body.ids);
+  const newIds = await db.transaction((tx) =>
+    mergeFeatures(tx, caller(principal), body.file_id, body.prop_id, list),
+  );
+  await triggerWebhooks(db, 'DrawFileChange', body.file_id);
   return { status: 'success', message: 'Successfully merged features.', body: { ids: newIds } };
 });

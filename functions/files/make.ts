@@ -1,27 +1,31 @@
 import { caller } from '#lib/draw/access.ts';
-import { fileChanges } from '#lib/draw/fileInput.ts';
-import { FILE_INTENTS, makeFile, PUBLICITY } from '#lib/draw/files.ts';
-import { asBody, oneOf, optJson, optString } from '#lib/draw/input.ts';
-import { badRequest } from '#lib/errors.ts';
+import { fileFields, fileFieldsSchema } from '#lib/draw/fileFields.ts';
+import { makeFile } from '#lib/draw/files.ts';
+import { fileIntent, geojsonField } from '#lib/draw/schemas.ts';
 import { endpoint } from '#lib/http/endpoint.ts';
 import { ok } from '#lib/http/openapi/describe.ts';
 import { madeFile } from '#lib/http/openapi/shapes/draw.ts';
 import { triggerWebhooks } from '#lib/webhooks/trigger.ts';
 
-const options = { auth: 'user', body: 'json-or-form', responses: ok(madeFile) } as const;
+const body = {
+  type: 'object',
+  required: ['file_name'],
+  properties: {
+    ...fileFieldsSchema,
+    intent: fileIntent,
+    /** The file's first features; `geojson=` (jQuery's null): none. */
+    geojson: geojsonField.schema,
+  },
+} as const;
+
+const options = { auth: 'user', schema: { body }, responses: ok(madeFile) } as const;
 
 export const handler = endpoint(options, async ({ body, principal, db }) => {
-  const b = asBody(body);
-  const fileName = optString(b, 'file_name', 500);
-  if (!fileName?.trim()) throw badRequest("Missing required body field 'file_name'.");
   const input = {
-    ...fileChanges(b),
-    file_name: fileName,
-    intent: oneOf(b, 'intent', FILE_INTENTS) ?? null,
-    publicity_type:
-      b.publicity_type === undefined ? undefined : (oneOf(b, 'publicity_type', PUBLICITY) ?? null),
-    // `geojson=` (jQuery's null) is no GeoJSON, as for `template` (lib/draw/fileInput.ts).
-    geojson: b.geojson === '' ? undefined : optJson(b, 'geojson'),
+    ...fileFields(body),
+    file_name: body.file_name,
+    intent: body.intent || null,
+    geojson: geojsonField.read(body.geojson) ?? undefined,
   };
   const id = await db.transaction((tx) => makeFile(tx, caller(principal), input));
   await triggerWebhooks(db, 'DrawFileAdd', id);

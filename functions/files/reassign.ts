@@ -1,19 +1,20 @@
 import { toFileAnswer } from '#lib/draw/fileAnswer.ts';
-import { asBody, int, optString } from '#lib/draw/input.ts';
 import { reassign } from '#lib/draw/owners.ts';
-import { badRequest } from '#lib/errors.ts';
+import { id, username } from '#lib/draw/schemas.ts';
 import { endpoint } from '#lib/http/endpoint.ts';
 import { ok } from '#lib/http/openapi/describe.ts';
 import { fileAnswer } from '#lib/http/openapi/shapes/draw.ts';
 
+const body = { type: 'object', required: ['id', 'username'], properties: { id, username } } as const;
+
 /** An administrator gives a draw file to an account (docs/draw.md, "Ownership"). */
-const options = { auth: 'admin', body: 'json-or-form', responses: ok(fileAnswer) } as const;
+const options = { auth: 'admin', schema: { body }, responses: ok(fileAnswer) } as const;
 
 export const handler = endpoint(options, async ({ body, db }) => {
-  const b = asBody(body);
-  const id = int(b, 'id');
-  const username = optString(b, 'username', 64);
-  if (!username) throw badRequest("Missing required body field 'username'.");
-  const file = await db.transaction((tx) => reassign(tx, id, username));
-  return { status: 'success', message: `File ${id} now belongs to '${username}'.`, body: toFileAnswer(file) };
+  const file = await db.transaction((tx) => reassign(tx, body.id, body.username));
+  return {
+    status: 'success',
+    message: `File ${body.id} now belongs to '${body.username}'.`,
+    body: toFileAnswer(file),
+  };
 });

@@ -73,7 +73,6 @@ function featuresOf(geojson: unknown, fileIntent: string | null): NewFeature[] {
   if (typeof fc !== 'object' || fc.type !== 'FeatureCollection' || !Array.isArray(fc.features)) {
     throw badRequest("Body field 'geojson' must be a GeoJSON FeatureCollection.");
   }
-  if (fc.features.length > 100_000) throw badRequest("Body field 'geojson' holds more than 100000 features.");
   return fc.features.map((f, i) => {
     const field = `geojson.features[${i}]`;
     if (!f || typeof f !== 'object' || (f as { type?: unknown }).type !== 'Feature') {

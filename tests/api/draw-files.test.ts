@@ -301,7 +301,7 @@ describe('compile and publish', () => {
     const layer = await post('/api/files/getfile', { quick_published: true }, other);
     expect(layer.status).toBe(200);
     expect(layer.body.body.features.map((f: any) => f.properties.name).sort()).toEqual(['C', 'P', 'R', 'S']);
-    const rois = await post('/api/files/getfile', { quick_published: 'true', intent: 'roi' }, other);
+    const rois = await post('/api/files/getfile', { quick_published: true, intent: 'roi' }, other);
     expect(rois.body.body.features.map((f: any) => f.properties._.id)).toEqual([roi.id]);
 
     // After publishing: no changes; an edit shows up as changed; published=true still reads the publish.

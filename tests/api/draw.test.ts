@@ -389,7 +389,7 @@ describe('body encodings', () => {
       const a1 = await send(
         '/api/draw/add',
         {
-          file_id: String(file),
+          file_id: file,
           geometry: JSON.stringify(square(0, 0, 2)),
           properties: JSON.stringify(props),
           intent: 'roi',
@@ -398,7 +398,7 @@ describe('body encodings', () => {
       );
       const a2 = await send(
         '/api/draw/add',
-        { file_id: file, geometry: JSON.stringify(square(1, 1, 2)), to_history: 'true' },
+        { file_id: file, geometry: JSON.stringify(square(1, 1, 2)), to_history: true },
         me,
       );
       expect([a1.status, a2.status]).toEqual([200, 200]);

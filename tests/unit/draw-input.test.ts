@@ -1,7 +1,7 @@
 import type { APIGatewayProxyEvent } from 'aws-lambda';
 import qs from 'qs';
 import { describe, expect, it } from 'vitest';
-import { bool, idList, int, optJson, optObject } from '#lib/draw/input.ts';
+import { guardJson, idsField, jsonField, MAX_JSON_DEPTH } from '#lib/draw/jsonField.ts';
 import { parseFormBody } from '#lib/http/formBody.ts';
 
 const form = (body: string, type = 'application/x-www-form-urlencoded; charset=UTF-8') =>
@@ -29,21 +29,50 @@ describe('form bodies (jQuery $.param style)', () => {
   });
 });
 
-describe('draw field readers', () => {
-  it('read numbers, booleans, JSON strings and id lists from either encoding', () => {
-    expect(int({ a: '12' }, 'a')).toBe(12);
-    expect(int({ a: 12 }, 'a')).toBe(12);
-    expect(() => int({ a: '1.5' }, 'a')).toThrow(/'a' must be an integer/);
-    expect(() => int({}, 'a')).toThrow(/Missing required body field 'a'/);
-    expect(bool({ a: 'false' }, 'a', true)).toBe(false);
-    expect(bool({}, 'a', true)).toBe(true);
-    expect(() => bool({ a: 'maybe' }, 'a', true)).toThrow(/'a'/);
-    expect(optJson({ g: '{"type":"Point"}' }, 'g')).toEqual({ type: 'Point' });
-    expect(() => optJson({ g: '{' }, 'g')).toThrow(/'g' is not valid JSON/);
-    expect(() => optObject({ p: '[1]' }, 'p')).toThrow(/'p' must be an object/);
-    expect(idList({ ids: '[1,2]' }, 'ids')).toEqual([1, 2]);
-    expect(idList({ ids: ['1', '2'] }, 'ids')).toEqual([1, 2]);
-    expect(idList({ id: 7 }, 'id')).toEqual([7]);
-    expect(() => idList({ ids: ['x'] }, 'ids')).toThrow(/'ids'/);
+describe('draw fields carrying JSON (lib/draw/jsonField.ts)', () => {
+  const props = jsonField('properties', { type: ['object', 'null', 'string'], maxLength: 100 });
+  const ids = idsField('ids', {
+    type: ['integer', 'array', 'string'],
+    minimum: 0,
+    items: { type: 'integer', minimum: 0 },
+    maxItems: 3,
+    uniqueItems: true,
+    maxLength: 100,
+  });
+
+  it("read a JSON value or a string of JSON, jQuery's empty string being null", () => {
+    expect(props.read({ a: 1 })).toEqual({ a: 1 });
+    expect(props.read('{"a":1}')).toEqual({ a: 1 });
+    expect(props.read('')).toBeNull();
+    expect(props.read(undefined)).toBeUndefined();
+    expect(() => props.read('{')).toThrow("Body field 'properties' is not valid JSON.");
+    expect(() => props.read('[1]')).toThrow(/^Body field 'properties' must be object,null\.$/);
+    expect(ids.read('[1,2]')).toEqual([1, 2]);
+    expect(ids.read('7')).toEqual([7]);
+    expect(ids.read([1, 2])).toEqual([1, 2]);
+    expect(() => ids.read('[1,1]')).toThrow(/'ids' must NOT have duplicate items/);
+    expect(() => ids.read('[1,2,3,4]')).toThrow(/'ids' must NOT have more than 3 items/);
+    expect(() => ids.read('["x"]')).toThrow(/'ids\.0' must be integer/);
+  });
+
+  it('refuses NUL characters, __proto__ keys and deep nesting, naming the field', () => {
+    expect(() => props.read({ a: { b: 'x\u0000' } })).toThrow(
+      "Body field 'properties.a.b' must not contain a NUL",
+    );
+    expect(() => props.read('{"a\\u0000":1}')).toThrow(
+      /^Body field name "a\\u0000" must not contain a NUL character\.$/,
+    );
+    expect(() => props.read('{"__proto__":{"x":1}}')).toThrow(
+      /'properties\.__proto__' is not allowed \(a reserved key\)/,
+    );
+    let deep: unknown = 1;
+    for (let i = 0; i < 200_000; i++) deep = { a: deep };
+    expect(() => guardJson(deep, 'properties')).toThrow(
+      `Body field 'properties' is nested deeper than ${MAX_JSON_DEPTH} levels.`,
+    );
+    let ok: unknown = 1;
+    for (let i = 0; i < MAX_JSON_DEPTH; i++) ok = [ok];
+    expect(() => guardJson(ok, 'g')).not.toThrow();
+    expect(() => guardJson([ok], 'g')).toThrow(/nested deeper/);
   });
 });

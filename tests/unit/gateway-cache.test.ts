@@ -228,12 +228,13 @@ describe('gateway-cache plugin on synthetic templates', () => {
     expect(GatewayCachePlugin.declaredQueryKeys()).toEqual(GET_PARAMS);
     expect(query).toEqual(querystring(GET_PARAMS));
     expect(query).toEqual(expect.arrayContaining(querystring(TILE_PARAMS)));
-    // The ones that change a tile: its address, the TileJSON version, every read filter and _source.
+    // The ones that change a tile: its address, the TileJSON version, every read filter (CQL2's too) and _source.
     expect([...TILE_PARAMS].sort()).toEqual(
       [
         ...['type', 'x', 'y', 'z', 'v', '_source', '_source[]'],
         ...['minx', 'miny', 'maxx', 'maxy', 'starttime', 'endtime', 'startProp', 'endProp', 'format'],
         ...['group_id', 'id', 'spatialFilter', 'noDuplicates', 'filters'],
+        ...['filter', 'filter-lang', 'filter-crs'],
       ].sort(),
     );
     // The GeoJSON-only ones share the route's cache key but never a tile's ETag.

@@ -55,7 +55,7 @@ describe('validator', () => {
       { pathParameters: { name: 'a' }, queryStringParameters: { limit: 'ten' } },
       "Query parameter 'limit' must be integer.",
     ],
-    [{ pathParameters: { name: 'a' } }, 'A JSON request body is required.'],
+    [{ httpMethod: 'POST', pathParameters: { name: 'a' } }, 'A JSON request body is required.'],
     [
       { pathParameters: { name: 'a' }, body: {} as unknown as string },
       "Missing required body field 'layer'.",

@@ -1,0 +1,150 @@
+import { FEATURE_INTENTS, FILE_INTENTS, PUBLICITY } from './files.ts';
+import { idsField, jsonField } from './jsonField.ts';
+
+/**
+ * The pieces the draw and files endpoints declare their bodies with (docs/draw.md, "Bodies": the
+ * limits are listed there). Bodies come as JSON or as jQuery forms: a form's strings are coerced to the
+ * declared types, JSON is taken as typed; a field that carries JSON may also come as a string of JSON
+ * (`jsonField`). Unknown fields are ignored (MMGIS's client sends some, e.g. `tag` with `draw/add`).
+ */
+export const LIMITS = {
+  /** Files one `files/getfile` reads. */
+  fileIds: 100,
+  /** Features one `merge`, `split` or `add` (`bulk_ids`) lists. */
+  featureIds: 1000,
+  fileName: 500,
+  fileDescription: 10_000,
+  username: 64,
+  /** Usernames in `public_editors`. */
+  editors: 1000,
+  keyword: 200,
+  /** Keys of a feature's `properties` object (top level). */
+  propertyKeys: 1000,
+  /** Characters of a field carrying JSON as a string of JSON. */
+  geometryText: 4 * 1024 * 1024,
+  propertiesText: 1024 * 1024,
+  templateText: 1024 * 1024,
+  geojsonText: 6 * 1024 * 1024,
+  /** Features in `files/make`'s `geojson`. */
+  geojsonFeatures: 100_000,
+} as const;
+
+/** No NUL character: PostgreSQL's text cannot store one. */
+export const NO_NUL = '^[^\\u0000]*$';
+
+/** A database id (a `bigint`; JSON numbers are exact up to 2^53 - 1). */
+export const id = { type: 'integer', minimum: 0, maximum: Number.MAX_SAFE_INTEGER } as const;
+
+/** An epoch-millisecond time (`time`, `undo_time`). */
+export const epochMs = { type: 'integer', minimum: 0, maximum: Number.MAX_SAFE_INTEGER } as const;
+
+export const fileName = {
+  type: 'string',
+  minLength: 1,
+  maxLength: LIMITS.fileName,
+  // Not blank and no NUL (linear: the leading blanks are matched one way only).
+  pattern: '^\\s*[^\\s\\u0000][^\\u0000]*$',
+} as const;
+
+export const fileDescription = {
+  type: 'string',
+  maxLength: LIMITS.fileDescription,
+  pattern: NO_NUL,
+} as const;
+
+export const username = {
+  type: 'string',
+  minLength: 1,
+  maxLength: LIMITS.username,
+  pattern: NO_NUL,
+} as const;
+
+/** A keyword of a file's description (`~#tag`, `~@folder`, `~^efolder`): one word, no `~`. */
+export const keyword = {
+  type: 'string',
+  minLength: 1,
+  maxLength: LIMITS.keyword,
+  pattern: '^[^\\s~\\u0000]*$',
+} as const;
+
+/** A feature intent; `''` (jQuery's null) and null are none. */
+export const featureIntent = { enum: [...FEATURE_INTENTS, '', null] } as const;
+
+/** A file intent; `''` and null are none. */
+export const fileIntent = { enum: [...FILE_INTENTS, '', null] } as const;
+
+/** `public`: `'1'`/`'0'`, also as a number or a boolean (`publicFlag` gives the stored `'1'`/`'0'`). */
+export const publicFlagSchema = { enum: ['0', '1', 0, 1, 'false', 'true', false, true] } as const;
+export const publicFlag = (v: string | number | boolean): '0' | '1' =>
+  v === '1' || v === 1 || v === 'true' || v === true ? '1' : '0';
+
+/** `publicity_type`; `''` (jQuery's null) and null are none. */
+export const publicity = { enum: [...PUBLICITY, '', null] } as const;
+
+/** A GeoJSON geometry (checked by `validGeometry`, lib/draw/geometry.ts), as JSON or a string of it. */
+export const geometryField = (name: string) =>
+  jsonField(name, { type: ['object', 'null', 'string'], maxLength: LIMITS.geometryText });
+
+/** A feature's properties: an object (`_` is the server's and dropped), as JSON or a string of it. */
+export const propertiesField = jsonField('properties', {
+  type: ['object', 'null', 'string'],
+  maxProperties: LIMITS.propertyKeys,
+  additionalProperties: true,
+  maxLength: LIMITS.propertiesText,
+});
+
+/** A file's template: any JSON object or array, or null (none). */
+export const templateField = jsonField('template', {
+  type: ['object', 'array', 'null', 'string'],
+  maxLength: LIMITS.templateText,
+});
+
+/** `files/make`'s GeoJSON FeatureCollection (each feature checked by lib/draw/files.ts). */
+export const geojsonField = jsonField('geojson', {
+  type: ['object', 'null', 'string'],
+  required: ['type', 'features'],
+  properties: {
+    type: { const: 'FeatureCollection' },
+    features: { type: 'array', maxItems: LIMITS.geojsonFeatures, items: { type: 'object' } },
+  },
+  maxLength: LIMITS.geojsonText,
+});
+
+/** Listed ids, no duplicates: a list, a string of a JSON list, or one id. */
+const idList = (max: number) =>
+  ({
+    type: ['integer', 'array', 'string'],
+    minimum: 0,
+    maximum: Number.MAX_SAFE_INTEGER,
+    items: id,
+    maxItems: max,
+    uniqueItems: true,
+    // Each id at most 16 digits and a comma, plus brackets and spaces.
+    maxLength: max * 20,
+  }) as const;
+
+export const featureIds = (name: string) => idsField(name, idList(LIMITS.featureIds));
+export const fileIds = (name: string) => idsField(name, idList(LIMITS.fileIds));
+
+/** `public_editors`: usernames as a list, a string of a JSON list, or a comma-separated string. */
+export const editorsSchema = {
+  type: ['array', 'null', 'string'],
+  items: { type: 'string', maxLength: LIMITS.username, pattern: NO_NUL },
+  maxItems: LIMITS.editors,
+  maxLength: LIMITS.editors * (LIMITS.username + 1),
+} as const;
+const editorsField = jsonField('public_editors', editorsSchema);
+
+/** The usernames `public_editors` names, trimmed, without blanks or repeats. */
+export function editorNames(value: unknown): string[] | undefined {
+  const listed =
+    typeof value === 'string' && !value.trim().startsWith('[')
+      ? value
+          .split(',')
+          .map((x) => x.trim())
+          .filter(Boolean)
+      : value;
+  const names = editorsField.read(listed) as string[] | null | undefined;
+  if (names === undefined) return undefined;
+  return [...new Set((names ?? []).map((x) => x.trim()).filter(Boolean))];
+}
