@@ -1,22 +1,29 @@
 import { caller } from '#lib/draw/access.ts';
 import { addFeature } from '#lib/draw/features.ts';
 import { validGeometry } from '#lib/draw/geometry.ts';
-import { featureIds, featureIntent, geometryField, id, propertiesField } from '#lib/draw/schemas.ts';
+import {
+  featureIds,
+  featureIntent,
+  geometry,
+  id,
+  idList,
+  idsText,
+  LIMITS,
+  properties,
+} from '#lib/draw/schemas.ts';
 import { endpoint } from '#lib/http/endpoint.ts';
+import { jsonField, jsonOr } from '#lib/http/jsonField.ts';
 import { ok } from '#lib/http/openapi/describe.ts';
 import { writtenFeature } from '#lib/http/openapi/shapes/draw.ts';
 import { triggerWebhooks } from '#lib/webhooks/trigger.ts';
-
-const geometry = geometryField('geometry');
-const bulkIds = featureIds('bulk_ids');
 
 const body = {
   type: 'object',
   required: ['file_id', 'geometry'],
   properties: {
     file_id: id,
-    geometry: geometry.schema,
-    properties: propertiesField.schema,
+    geometry: jsonOr(geometry, LIMITS.geometryText),
+    properties: jsonOr(properties, LIMITS.propertiesText),
     intent: featureIntent,
     /** `min` (or a negative number): below every feature; else above. */
     order: {
@@ -29,7 +36,7 @@ const body = {
     /** `off` (MMGIS's client's "no clipping") and `''` are none. */
     clip: { enum: ['over', 'under', 'off', '', null] },
     to_history: { type: 'boolean', default: true },
-    bulk_ids: bulkIds.schema,
+    bulk_ids: jsonOr(featureIds, idsText(LIMITS.featureIds)),
   },
 } as const;
 
@@ -38,13 +45,14 @@ const options = { auth: 'user', schema: { body }, responses: ok(writtenFeature) 
 export const handler = endpoint(options, async ({ body, principal, db }) => {
   const order = body.order;
   const input = {
-    geometry: validGeometry(geometry.read(body.geometry), 'geometry'),
-    properties: propertiesField.read(body.properties) ?? undefined,
+    geometry: validGeometry(jsonField(body.geometry, 'geometry', geometry), 'geometry'),
+    properties:
+      jsonField<Record<string, unknown> | null>(body.properties, 'properties', properties) ?? undefined,
     intent: body.intent || null,
     order: order === 'min' || Number(order) < 0 ? ('min' as const) : ('max' as const),
     clip: body.clip === 'over' || body.clip === 'under' ? body.clip : undefined,
     toHistory: body.to_history,
-    bulkIds: bulkIds.read(body.bulk_ids),
+    bulkIds: idList(jsonField(body.bulk_ids, 'bulk_ids', featureIds)),
   };
   const w = await db.transaction((tx) => addFeature(tx, caller(principal), body.file_id, input));
   if (input.toHistory) await triggerWebhooks(db, 'DrawFileChange', body.file_id);

@@ -1,13 +1,12 @@
 import { caller } from '#lib/draw/access.ts';
 import { editFeature } from '#lib/draw/features.ts';
 import { validGeometry } from '#lib/draw/geometry.ts';
-import { featureIntent, geometryField, id, propertiesField } from '#lib/draw/schemas.ts';
+import { featureIntent, geometry, id, LIMITS, properties } from '#lib/draw/schemas.ts';
 import { endpoint } from '#lib/http/endpoint.ts';
+import { jsonField, jsonOr } from '#lib/http/jsonField.ts';
 import { ok } from '#lib/http/openapi/describe.ts';
 import { writtenFeature } from '#lib/http/openapi/shapes/draw.ts';
 import { triggerWebhooks } from '#lib/webhooks/trigger.ts';
-
-const geometry = geometryField('geometry');
 
 const body = {
   type: 'object',
@@ -15,8 +14,8 @@ const body = {
   properties: {
     file_id: id,
     feature_id: id,
-    geometry: geometry.schema,
-    properties: propertiesField.schema,
+    geometry: jsonOr(geometry, LIMITS.geometryText),
+    properties: jsonOr(properties, LIMITS.propertiesText),
     /** Omitted: the feature keeps its intent; `''` or null: none. */
     intent: featureIntent,
     reassignUUID: { type: 'boolean', default: false },
@@ -26,11 +25,12 @@ const body = {
 const options = { auth: 'user', schema: { body }, responses: ok(writtenFeature) } as const;
 
 export const handler = endpoint(options, async ({ body, principal, db }) => {
-  const g = geometry.read(body.geometry);
+  const g = jsonField(body.geometry, 'geometry', geometry);
   const input = {
     featureId: body.feature_id,
     geometry: g === undefined ? undefined : validGeometry(g, 'geometry'),
-    properties: propertiesField.read(body.properties) ?? undefined,
+    properties:
+      jsonField<Record<string, unknown> | null>(body.properties, 'properties', properties) ?? undefined,
     intent: body.intent === undefined ? undefined : body.intent || null,
     reassignUUID: body.reassignUUID,
   };

@@ -1,19 +1,18 @@
 import { caller } from '#lib/draw/access.ts';
 import { toFileAnswer } from '#lib/draw/fileAnswer.ts';
 import { getFiles, publishedLayer } from '#lib/draw/read.ts';
-import { epochMs, fileIds, fileIntent } from '#lib/draw/schemas.ts';
+import { epochMs, fileIds, fileIntent, idList, idsText, LIMITS } from '#lib/draw/schemas.ts';
 import { badRequest } from '#lib/errors.ts';
 import { endpoint } from '#lib/http/endpoint.ts';
+import { jsonField, jsonOr } from '#lib/http/jsonField.ts';
 import { ok } from '#lib/http/openapi/describe.ts';
 import { getFileAnswer } from '#lib/http/openapi/shapes/draw.ts';
-
-/** The files to read: one id, a list (at most 100, no repeats) or a string of a JSON list. */
-const ids = fileIds('id');
 
 const body = {
   type: 'object',
   properties: {
-    id: ids.schema,
+    /** The files to read: one id, a list (at most 100, no repeats) or the JSON text of either. */
+    id: jsonOr(fileIds, idsText(LIMITS.fileIds)),
     time: epochMs,
     published: { type: 'boolean', default: false },
     /** The last published layer instead (optionally one `intent`'s features); `id` is not read. */
@@ -29,7 +28,7 @@ export const handler = endpoint(options, async ({ body, principal, db }) => {
     const layer = await publishedLayer(db.sql, body.intent || undefined);
     return { status: 'success', message: 'Published layer.', body: layer };
   }
-  const list = ids.read(body.id);
+  const list = idList(jsonField(body.id, 'id', fileIds));
   if (!list.length) throw badRequest("Missing required body field 'id'.");
   const result = await getFiles(db.sql, caller(principal), { ...body, ids: list });
   return {

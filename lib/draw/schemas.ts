@@ -1,11 +1,12 @@
 import { FEATURE_INTENTS, FILE_INTENTS, PUBLICITY } from './files.ts';
-import { idsField, jsonField } from './jsonField.ts';
 
 /**
  * The pieces the draw and files endpoints declare their bodies with (docs/draw.md, "Bodies": the
  * limits are listed there). Bodies come as JSON or as jQuery forms: a form's strings are coerced to the
- * declared types, JSON is taken as typed; a field that carries JSON may also come as a string of JSON
- * (`jsonField`). Unknown fields are ignored (MMGIS's client sends some, e.g. `tag` with `draw/add`).
+ * declared types, JSON is taken as typed. A field that carries JSON may also come as the JSON text of it:
+ * its handler declares it as `jsonOr(schema, LIMITS.<field>Text)` with the plain schema below and reads
+ * it with `jsonField` (lib/http/jsonField.ts). Unknown fields are ignored (MMGIS's client sends some,
+ * e.g. `tag` with `draw/add`).
  */
 export const LIMITS = {
   /** Files one `files/getfile` reads. */
@@ -81,70 +82,78 @@ export const publicFlag = (v: string | number | boolean): '0' | '1' =>
 /** `publicity_type`; `''` (jQuery's null) and null are none. */
 export const publicity = { enum: [...PUBLICITY, '', null] } as const;
 
-/** A GeoJSON geometry (checked by `validGeometry`, lib/draw/geometry.ts), as JSON or a string of it. */
-export const geometryField = (name: string) =>
-  jsonField(name, { type: ['object', 'null', 'string'], maxLength: LIMITS.geometryText });
+/** A GeoJSON geometry (checked by `validGeometry`, lib/draw/geometry.ts); JSON text of it at most `geometryText`. */
+export const geometry = { type: ['object', 'null'] } as const;
 
-/** A feature's properties: an object (`_` is the server's and dropped), as JSON or a string of it. */
-export const propertiesField = jsonField('properties', {
-  type: ['object', 'null', 'string'],
+/** A feature's properties: an object (`_` is the server's and dropped); as text at most `propertiesText`. */
+export const properties = {
+  type: ['object', 'null'],
   maxProperties: LIMITS.propertyKeys,
   additionalProperties: true,
-  maxLength: LIMITS.propertiesText,
-});
+} as const;
 
-/** A file's template: any JSON object or array, or null (none). */
-export const templateField = jsonField('template', {
-  type: ['object', 'array', 'null', 'string'],
-  maxLength: LIMITS.templateText,
-});
+/** A file's template: any JSON object or array, or null (none); as text at most `templateText`. */
+export const template = { type: ['object', 'array', 'null'] } as const;
 
 /** `files/make`'s GeoJSON FeatureCollection (each feature checked by lib/draw/files.ts). */
-export const geojsonField = jsonField('geojson', {
-  type: ['object', 'null', 'string'],
+export const geojson = {
+  type: ['object', 'null'],
   required: ['type', 'features'],
   properties: {
     type: { const: 'FeatureCollection' },
     features: { type: 'array', maxItems: LIMITS.geojsonFeatures, items: { type: 'object' } },
   },
-  maxLength: LIMITS.geojsonText,
-});
+} as const;
 
-/** Listed ids, no duplicates: a list, a string of a JSON list, or one id. */
-const idList = (max: number) =>
+/** Listed ids, no duplicates: a list or one id (`idList` reads either as a list). */
+const ids = (max: number) =>
   ({
-    type: ['integer', 'array', 'string'],
+    type: ['integer', 'array', 'null'],
     minimum: 0,
     maximum: Number.MAX_SAFE_INTEGER,
     items: id,
     maxItems: max,
     uniqueItems: true,
-    // Each id at most 16 digits and a comma, plus brackets and spaces.
-    maxLength: max * 20,
   }) as const;
 
-export const featureIds = (name: string) => idsField(name, idList(LIMITS.featureIds));
-export const fileIds = (name: string) => idsField(name, idList(LIMITS.fileIds));
+export const featureIds = ids(LIMITS.featureIds);
+export const fileIds = ids(LIMITS.fileIds);
 
-/** `public_editors`: usernames as a list, a string of a JSON list, or a comma-separated string. */
-export const editorsSchema = {
-  type: ['array', 'null', 'string'],
+/** Characters of the JSON text of `max` ids: each at most 16 digits and a comma, plus brackets and spaces. */
+export const idsText = (max: number) => max * 20;
+
+/** The ids a `featureIds` or `fileIds` value lists: one id is a list of one; absent or null, none. */
+export function idList(value: number | number[] | null | undefined): number[] {
+  if (value === undefined || value === null) return [];
+  return Array.isArray(value) ? value : [value];
+}
+
+/** `public_editors`: usernames as a list (or JSON text of it, or a comma-separated string: `editorsText`). */
+export const editors = {
+  type: ['array', 'null'],
   items: { type: 'string', maxLength: LIMITS.username, pattern: NO_NUL },
   maxItems: LIMITS.editors,
-  maxLength: LIMITS.editors * (LIMITS.username + 1),
 } as const;
-const editorsField = jsonField('public_editors', editorsSchema);
 
-/** The usernames `public_editors` names, trimmed, without blanks or repeats. */
-export function editorNames(value: unknown): string[] | undefined {
-  const listed =
-    typeof value === 'string' && !value.trim().startsWith('[')
-      ? value
-          .split(',')
-          .map((x) => x.trim())
-          .filter(Boolean)
-      : value;
-  const names = editorsField.read(listed) as string[] | null | undefined;
+/** Characters of `public_editors` as text. */
+export const editorsTextLength = LIMITS.editors * (LIMITS.username + 1);
+
+/**
+ * `public_editors` as text in JSON's words: a comma-separated string (`a, b`) becomes the JSON text of its
+ * list, so that one reader (`jsonField`) parses and checks every form of it; other values are unchanged.
+ */
+export function editorsText(value: unknown): unknown {
+  if (typeof value !== 'string' || value === '' || value.trim().startsWith('[')) return value;
+  return JSON.stringify(
+    value
+      .split(',')
+      .map((x) => x.trim())
+      .filter(Boolean),
+  );
+}
+
+/** The usernames a checked `public_editors` list names, trimmed, without blanks or repeats. */
+export function editorNames(names: string[] | null | undefined): string[] | undefined {
   if (names === undefined) return undefined;
   return [...new Set((names ?? []).map((x) => x.trim()).filter(Boolean))];
 }

@@ -74,14 +74,15 @@ const cap = (s: string) => s[0].toUpperCase() + s.slice(1);
 
 /**
  * `JSON.parse` of JSON sent inside a string field (a form's `geometry`), then `guardInput` on the result,
- * its fields named under `field`. Malformed JSON: 400 naming the field.
+ * its fields named under `field` (`lib/http/jsonField.ts` reads such fields). Malformed JSON: 400 naming
+ * the field.
  */
 export function parseGuardedJson(text: string, field: string, where = 'body field'): unknown {
   let value: unknown;
   try {
     value = JSON.parse(text);
   } catch {
-    throw badRequest(`${cap(where)} '${field}' must be JSON.`);
+    throw badRequest(`${cap(where)} '${field}' is not valid JSON.`);
   }
   guardInput(value, where, { prefix: field });
   return value;

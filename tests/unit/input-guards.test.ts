@@ -69,7 +69,7 @@ describe('guardInput (lib/http/inputGuards.ts)', () => {
     expect(() => parseGuardedJson('{"__proto__":{}}', 'geometry')).toThrow(
       "'geometry.__proto__' is not allowed",
     );
-    expect(() => parseGuardedJson('{', 'geometry')).toThrow("Body field 'geometry' must be JSON.");
+    expect(() => parseGuardedJson('{', 'geometry')).toThrow("Body field 'geometry' is not valid JSON.");
   });
 });
 
