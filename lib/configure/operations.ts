@@ -12,7 +12,7 @@ import {
   setInitialView,
   updateLayer,
 } from './layerTree.ts';
-import { isPlainObject, MAX_JSON_DEPTH, nestedDeeperThan } from './names.ts';
+import { isPlainObject } from './names.ts';
 import { type ConfigRecord, commitChange, destroyMission, readLatest, readVersion } from './store.ts';
 import { templateConfig } from './template.ts';
 
@@ -71,14 +71,6 @@ async function notify(
   ]);
 }
 
-/**
- * Refuses values nested deeper than any real configuration (they would exhaust stacks downstream): a value
- * parsed from JSON text is not seen by the service-wide input guard.
- */
-function assertDepth(value: unknown, field: string) {
-  if (nestedDeeperThan(value)) throw badRequest(`'${field}' is nested deeper than ${MAX_JSON_DEPTH} levels.`);
-}
-
 /** What every change shares (requests.ts): the mission, and the live message's options. */
 interface ChangeInput {
   mission: string;
@@ -96,7 +88,6 @@ export interface UpsertInput extends ChangeInput {
 /** Creates or replaces a mission's configuration; `version` (rollback) wins over `config`. */
 export async function upsert(db: Db, input: UpsertInput): Promise<ChangeResponse> {
   const { mission, version } = input;
-  if (input.config) assertDepth(input.config, 'config');
   const res = await commitChange(db, mission, async (_current, tx) => {
     let config = input.config as Config;
     if (typeof version === 'number') {
@@ -130,7 +121,6 @@ export interface AddLayerInput extends ChangeInput {
 /** Inserts one layer or an ordered list at `placement` (default: end of the top level). */
 export async function addLayer(db: Db, input: AddLayerInput): Promise<ChangeResponse> {
   const { mission } = input;
-  assertDepth(input.layer, 'layer');
   const many = Array.isArray(input.layer);
   const layers = many ? (input.layer as Layer[]) : [input.layer as Layer];
   const placement = placementOf(input.placement);
@@ -162,7 +152,6 @@ export interface UpdateLayerInput extends ChangeInput {
 /** Deep merges a partial layer over the layer `layerUUID`; moves it when `placement` is given. */
 export async function updateLayerOf(db: Db, input: UpdateLayerInput): Promise<ChangeResponse> {
   const { mission, layerUUID: uuid, layer: patch } = input;
-  assertDepth(patch, 'layer');
   const placement = placementOf(input.placement);
   const res = await commitChange(db, mission, (current) => {
     const next = updateLayer(requireCurrent(current, mission).config, uuid, patch, placement);
@@ -242,7 +231,6 @@ export async function updateInitialView(db: Db, input: InitialViewInput): Promis
 /** Creates a mission (409 when it exists) from `config`, or from the template when none is given. */
 export async function addMission(db: Db, input: { mission: string; config?: Config }) {
   const { mission } = input;
-  if (input.config) assertDepth(input.config, 'config');
   const sent = input.config ?? templateConfig(mission);
   const res = await commitChange(db, mission, (current) => {
     if (current) throw conflict(`Mission '${mission}' already exists.`);
