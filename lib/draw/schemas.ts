@@ -24,6 +24,8 @@ export const LIMITS = {
   geometryText: 4 * 1024 * 1024,
   propertiesText: 1024 * 1024,
   templateText: 1024 * 1024,
+  /** Entries of a template given as a list. */
+  templateItems: 10_000,
   geojsonText: 6 * 1024 * 1024,
   /** Features in `files/make`'s `geojson`. */
   geojsonFeatures: 100_000,
@@ -97,6 +99,7 @@ export const propertiesField = jsonField('properties', {
 export const templateField = jsonField('template', {
   type: ['object', 'array', 'null', 'string'],
   maxLength: LIMITS.templateText,
+  maxItems: LIMITS.templateItems,
 });
 
 /** `files/make`'s GeoJSON FeatureCollection (each feature checked by lib/draw/files.ts). */
