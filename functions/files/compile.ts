@@ -1,4 +1,5 @@
 import { compile } from '#lib/draw/compile.ts';
+import { epochMs } from '#lib/draw/schemas.ts';
 import { endpoint } from '#lib/http/endpoint.ts';
 import { ok } from '#lib/http/openapi/describe.ts';
 import { compileAnswer } from '#lib/http/openapi/shapes/draw.ts';
@@ -6,7 +7,7 @@ import { compileAnswer } from '#lib/http/openapi/shapes/draw.ts';
 const query = {
   type: 'object',
   properties: {
-    time: { type: 'integer', minimum: 0 },
+    time: epochMs,
     verbose: { type: 'boolean', default: false },
   },
 } as const;

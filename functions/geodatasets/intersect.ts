@@ -10,8 +10,11 @@ const body = {
   type: 'object',
   properties: {
     layer: layerParam,
-    /** A GeoJSON geometry (or Feature), or its JSON text; its size is bounded by the body limit. */
-    intersect: { type: ['object', 'string'] },
+    /**
+     * A GeoJSON geometry (or Feature), or its JSON text (at most the 6 MB body); parseIntersectGeometry
+     * checks its shape (lib/geodatasets/read/intersect.ts).
+     */
+    intersect: { type: ['object', 'string'], maxLength: 6 * 1024 * 1024 },
     ...readFilterParams,
   },
   required: ['layer', 'intersect'],

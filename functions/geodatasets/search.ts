@@ -23,12 +23,19 @@ const body = {
     type: { type: 'string', enum: ['string', 'number'] },
     last: flagParam,
     /** A feature id (the MMGIS client's form sends it as text). */
-    id: { type: ['integer', 'string'], minimum: 0, maximum: MAX_INTEGER, pattern: '^\\d{1,16}$' },
+    id: {
+      type: ['integer', 'string'],
+      minimum: 0,
+      maximum: MAX_INTEGER,
+      maxLength: 16,
+      pattern: '^\\d{1,16}$',
+    },
     /** `first`, `last` or a signed count of features. */
     offset: {
       type: ['integer', 'string'],
       minimum: -1e9,
       maximum: 1e9,
+      maxLength: 10,
       pattern: '^(first|last|-?\\d{1,9})$',
     },
     orderBy: { type: ['string', 'null'], maxLength: MAX_PATH_LENGTH },

@@ -8,7 +8,13 @@ const body = {
   type: 'object',
   properties: {
     name: { type: ['string', 'null'], maxLength: 128 },
-    period: { type: ['string', 'number', 'null'], maxLength: 20 },
+    // "never" or milliseconds; parsePeriod (lib/auth/tokens.ts) refuses those past 100 years, naming the rule.
+    period: {
+      type: ['string', 'number', 'null'],
+      maxLength: 20,
+      minimum: -Number.MAX_SAFE_INTEGER,
+      maximum: Number.MAX_SAFE_INTEGER,
+    },
   },
 } as const;
 

@@ -1,5 +1,4 @@
 import { endpoint } from '#lib/http/endpoint.ts';
-import { fieldsOf, jsonOrForm } from '#lib/http/formBody.ts';
 import { bandsText, unreadableRaster } from '#lib/http/openapi/shapes/misc.ts';
 import { jsonText } from '#lib/http/response.ts';
 import { assertMayReadPath } from '#lib/rasters/access.ts';
@@ -7,9 +6,40 @@ import { getBands } from '#lib/rasters/bands.ts';
 import { srsLookup } from '#lib/rasters/srs.ts';
 import { missionStorage } from '#lib/storage/storage.ts';
 
+/** A coordinate (a form sends it as text); getBands checks its range (lib/rasters/bands.ts). */
+const coordinate = {
+  type: ['number', 'string'],
+  maxLength: 64,
+  minimum: -Number.MAX_VALUE,
+  maximum: Number.MAX_VALUE,
+} as const;
+
+/**
+ * The fields getBands reads, bounded; their meaning is checked there with messages naming them (MMGIS's
+ * client also sends `type: 'band'`, which nothing reads).
+ */
+const body = {
+  type: 'object',
+  properties: {
+    path: { type: 'string', maxLength: 1024 },
+    x: coordinate,
+    y: coordinate,
+    xyorll: { type: 'string', maxLength: 8 },
+    /** Band numbers and `[from, to]` ranges: a list, its JSON text, or one number. */
+    bands: {
+      type: ['array', 'string', 'number'],
+      maxItems: 10_000,
+      maxLength: 100_000,
+      minimum: -Number.MAX_VALUE,
+      maximum: Number.MAX_VALUE,
+    },
+  },
+} as const;
+
 const options = {
   auth: 'viewer',
-  ...jsonOrForm,
+  body: 'json-or-form',
+  schema: { body },
   responses: { 200: bandsText, 422: unreadableRaster },
 } as const;
 
@@ -18,7 +48,7 @@ const options = {
  * the established server's answer (its tools `.replace()` the text before parsing it; docs/utils.md).
  */
 export const handler = endpoint(options, async ({ body, db, principal }) => {
-  const fields = fieldsOf(body);
+  const fields = body as Record<string, unknown>;
   assertMayReadPath(principal, fields.path);
   return jsonText(await getBands(missionStorage(), srsLookup(db.sql), fields));
 });

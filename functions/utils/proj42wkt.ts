@@ -3,7 +3,7 @@ import { wktText } from '#lib/http/openapi/shapes/misc.ts';
 import { plainText } from '#lib/http/response.ts';
 import { assertProjString, projToWkt } from '#lib/rasters/projWkt.ts';
 
-const query = { type: 'object', properties: { proj4: { type: 'string' } } } as const;
+const query = { type: 'object', properties: { proj4: { type: 'string', maxLength: 2000 } } } as const;
 
 /**
  * GET /api/utils/proj42wkt?proj4=<PROJ string> → its OGC WKT as text, the established server's answer

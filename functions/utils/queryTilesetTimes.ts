@@ -7,7 +7,11 @@ import { missionStorage } from '#lib/storage/storage.ts';
 
 const query = {
   type: 'object',
-  properties: { path: { type: 'string' }, starttime: { type: 'string' }, endtime: { type: 'string' } },
+  properties: {
+    path: { type: 'string', maxLength: 1024 },
+    starttime: { type: 'string', maxLength: 64 },
+    endtime: { type: 'string', maxLength: 64 },
+  },
 } as const;
 
 /** GET /api/utils/queryTilesetTimes?path=...&starttime=&endtime= → {times: [{t, n}]}. */

@@ -25,6 +25,8 @@ export const LIMITS = {
   geometryText: 4 * 1024 * 1024,
   propertiesText: 1024 * 1024,
   templateText: 1024 * 1024,
+  /** Entries of a template given as a list. */
+  templateItems: 10_000,
   geojsonText: 6 * 1024 * 1024,
   /** Features in `files/make`'s `geojson`. */
   geojsonFeatures: 100_000,
@@ -92,8 +94,8 @@ export const properties = {
   additionalProperties: true,
 } as const;
 
-/** A file's template: any JSON object or array, or null (none); as text at most `templateText`. */
-export const template = { type: ['object', 'array', 'null'] } as const;
+/** A file's template: any JSON object or array (at most `templateItems` entries), or null (none); as text at most `templateText`. */
+export const template = { type: ['object', 'array', 'null'], maxItems: LIMITS.templateItems } as const;
 
 /** `files/make`'s GeoJSON FeatureCollection (each feature checked by lib/draw/files.ts). */
 export const geojson = {

@@ -122,11 +122,18 @@ afterAll(() => db.end());
 interface Sent {
   status: number;
   message: string;
+  /** Refused before the service saw it: a request line past the HTTP server's 16 KB header limit, or a body
+   * past the body limit (413). Neither can name the field: the value never reaches the validator. */
+  beforeService: boolean;
 }
+
+/** Node's (and the gateway's order of) limit on the request line and headers: a longer URL never arrives. */
+const MAX_REQUEST_LINE = 16 * 1024;
 
 async function send(method: string, path: string, query: URLSearchParams, body?: string): Promise<Sent> {
   const qs = query.toString();
-  const res = await fetch(`${base()}${path}${qs ? `?${qs}` : ''}`, {
+  const url = `${base()}${path}${qs ? `?${qs}` : ''}`;
+  const res = await fetch(url, {
     method: method.toUpperCase(),
     headers: {
       cookie,
@@ -143,7 +150,8 @@ async function send(method: string, path: string, query: URLSearchParams, body?:
   } catch {
     message = text.slice(0, 200);
   }
-  return { status: res.status, message };
+  const beforeService = res.status === 413 || (res.status < 500 && url.length > MAX_REQUEST_LINE);
+  return { status: res.status, message, beforeService };
 }
 
 describe('bad-input sweep over every declared input', () => {
@@ -231,7 +239,7 @@ describe('bad-input sweep over every declared input', () => {
           failures.push(where);
         } else if (refused && (res.status < 400 || res.status > 499))
           failures.push(`${where} (expected a 4xx)`);
-        else if (refused && (built || c.guarded) && !res.message.includes(c.field))
+        else if (refused && (built || c.guarded) && !res.beforeService && !res.message.includes(c.field))
           failures.push(`${where} (the message does not name '${c.field}')`);
         if (!refused) acceptedByDeclaration++;
       }

@@ -112,8 +112,8 @@ describe('validator: undeclared input (docs/input.md)', () => {
   const handler = middy(async (_event: unknown, context: EndpointContext) => context.parts).use([
     errorResponse(),
     proxyResult(),
+    // The default (DROP_UNDECLARED): undeclared input is dropped for every endpoint.
     validator({
-      dropUndeclared: true,
       schemas: {
         query: {
           type: 'object',

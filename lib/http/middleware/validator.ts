@@ -10,11 +10,10 @@ import {
 import type { EndpointMiddleware, EndpointRequest } from './types.ts';
 
 /**
- * Undeclared query parameters and top-level body fields are dropped before the handler (docs/input.md).
- * Off until every endpoint declares all it reads (the endpoint declarations being converted: an endpoint
- * that declares part of its input and reads the rest by hand would lose the rest); then on for good.
+ * Undeclared query parameters and top-level body fields are dropped before the handler (docs/input.md):
+ * every endpoint declares all it reads. A declaration with no `properties` (free-form) keeps every field.
  */
-export const DROP_UNDECLARED = false;
+export const DROP_UNDECLARED = true;
 
 const where = { query: 'query parameter', path: 'URL segment', body: 'body field' } as const;
 

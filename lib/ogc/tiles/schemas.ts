@@ -8,6 +8,10 @@ import { MVT } from './links.ts';
 
 const string = { type: 'string' } as const;
 const integer = { type: 'integer' } as const;
+/** A collection or tile matrix set id in a path (as long as a collection id may be: lib/ogc/schemas.ts). */
+const pathId = { type: 'string', maxLength: 128 } as const;
+/** A tile matrix, row or column in a path: digits the handler parses (lib/ogc/tiles/tileAddress.ts). */
+const tileIndex = { type: 'string', maxLength: 32 } as const;
 const link = {
   type: 'object',
   required: ['href', 'rel'],
@@ -29,32 +33,32 @@ export const jsonFormatQuery = {
 /** `f`: the one tile encoding; `v` is the dataset version the tileset's template carries (ignored). */
 export const tileQuery = {
   type: 'object',
-  properties: { f: { type: 'string', enum: ['mvt'] }, v: string },
+  properties: { f: { type: 'string', enum: ['mvt'] }, v: { type: 'string', maxLength: 64 } },
 } as const;
 
 export const tileMatrixSetPath = {
   type: 'object',
-  properties: { tileMatrixSetId: string },
+  properties: { tileMatrixSetId: pathId },
   required: ['tileMatrixSetId'],
 } as const;
 export const collectionPath = {
   type: 'object',
-  properties: { collectionId: string },
+  properties: { collectionId: pathId },
   required: ['collectionId'],
 } as const;
 export const tilesetPath = {
   type: 'object',
-  properties: { collectionId: string, tileMatrixSetId: string },
+  properties: { collectionId: pathId, tileMatrixSetId: pathId },
   required: ['collectionId', 'tileMatrixSetId'],
 } as const;
 export const tilePath = {
   type: 'object',
   properties: {
-    collectionId: string,
-    tileMatrixSetId: string,
-    tileMatrix: string,
-    tileRow: string,
-    tileCol: string,
+    collectionId: pathId,
+    tileMatrixSetId: pathId,
+    tileMatrix: tileIndex,
+    tileRow: tileIndex,
+    tileCol: tileIndex,
   },
   required: ['collectionId', 'tileMatrixSetId', 'tileMatrix', 'tileRow', 'tileCol'],
 } as const;
