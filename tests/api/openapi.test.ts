@@ -52,6 +52,19 @@ describe('GET /api/openapi.json', () => {
     }
   });
 
+  it('has a 3.0 rendering (version=3.0) with the same paths, for clients that read only 3.0', async () => {
+    const res = await call('GET', '/api/openapi.json?version=3.0');
+    expect(res.status).toBe(200);
+    expect(res.body.openapi).toBe('3.0.3');
+    expect(Object.keys(res.body.paths).sort()).toEqual(Object.keys(doc.paths).sort());
+    const text = JSON.stringify(res.body);
+    // 3.0 has no type lists, `const` or `jsonSchemaDialect` (nullable and enum instead).
+    expect(text).not.toMatch(/"type":\[/);
+    expect(text).not.toMatch(/"const":/);
+    expect(res.body.jsonSchemaDialect).toBeUndefined();
+    expect((await call('GET', '/api/openapi.json?version=2.0')).status).toBe(400);
+  });
+
   it('carries the endpoints’ JSON Schemas as parameters and request bodies', () => {
     const get = doc.paths['/api/configure/get'].get as unknown as { parameters: object[] };
     expect(get.parameters).toContainEqual({

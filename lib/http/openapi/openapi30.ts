@@ -35,6 +35,7 @@ const DROPPED = new Set([
   'maxContains',
   'contentMediaType',
   'contentEncoding',
+  'contentSchema',
   'examples',
   'const',
 ]);
@@ -60,9 +61,17 @@ export function schemaTo30(schema: unknown): unknown {
         out[key === 'exclusiveMinimum' ? 'minimum' : 'maximum'] = value;
         out[key] = true;
       } else out[key] = value;
+    } else if (key === 'if' || key === 'then' || key === 'else') {
+      // 3.0 has no conditionals: a value matching `if` then `then`, else `else`, is one of the two.
     } else if (key !== 'type') {
       out[key] = value;
     }
+  }
+  if ('then' in schema || 'else' in schema) {
+    const branches = [schema.then, schema.else].filter((b) => b !== undefined).map(schemaTo30);
+    const either = { anyOf: branches };
+    if (out.anyOf === undefined) Object.assign(out, either);
+    else out.allOf = [...((out.allOf as unknown[]) ?? []), either];
   }
   if ('const' in schema) out.enum = [schema.const];
   if (Array.isArray(schema.examples) && schema.examples.length && out.example === undefined)
