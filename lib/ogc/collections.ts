@@ -14,8 +14,11 @@ export interface CollectionSource {
 
 export type QueryableType = 'number' | 'string' | 'boolean';
 
-/** Names a query parameter may not take as a queryable: the items' own parameters win. */
-const RESERVED = new Set([
+/**
+ * The items' own query parameters (docs/ogc.md, "Items"), which are not property filters; a property of
+ * the same name is not a queryable (the items' parameters win).
+ */
+export const ITEMS_PARAMETERS: ReadonlySet<string> = new Set([
   'f',
   'limit',
   'bbox',
@@ -24,6 +27,7 @@ const RESERVED = new Set([
   'datetime',
   'after',
   'before',
+  'offset',
   'filter',
   'filter-lang',
   'filter-crs',
@@ -53,7 +57,7 @@ export function queryables(extents: Extents): Map<string, QueryableType> {
   const out = new Map<string, QueryableType>();
   const names = Object.keys(extents.propertyTypes ?? {}).sort();
   for (const name of names) {
-    if (RESERVED.has(name) || !QUERYABLE_NAME.test(name) || name.includes('.')) continue;
+    if (ITEMS_PARAMETERS.has(name) || !QUERYABLE_NAME.test(name) || name.includes('.')) continue;
     const counts = extents.propertyTypes![name];
     const best = (['number', 'string', 'boolean'] as const).reduce<QueryableType | undefined>(
       (b, t) => ((counts[t] ?? 0) > (b ? (counts[b] ?? 0) : 0) ? t : b),

@@ -9,7 +9,7 @@ import {
   sqlWhere,
   withReadErrors,
 } from '#lib/geodatasets/read/filters.ts';
-import { type CollectionSource, type QueryableType, queryables } from './collections.ts';
+import { type CollectionSource, ITEMS_PARAMETERS, type QueryableType, queryables } from './collections.ts';
 import { type Crs, parseBbox, parseCrs } from './crs.ts';
 import { parseDatetime } from './datetime.ts';
 
@@ -27,23 +27,6 @@ export interface ItemsPage {
 
 export const DEFAULT_LIMIT = 10;
 export const MAX_LIMIT = 10_000;
-
-/** Query parameters of the items that are not property filters. */
-export const ITEMS_PARAMETERS = new Set([
-  'f',
-  'limit',
-  'bbox',
-  'bbox-crs',
-  'crs',
-  'datetime',
-  'after',
-  'before',
-  'offset',
-  'filter',
-  'filter-lang',
-  'filter-crs',
-  '_',
-]);
 
 /**
  * The read filters of an items request (docs/ogc.md, "Items"): `bbox` in `bbox-crs`, `datetime` on the
