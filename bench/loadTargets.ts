@@ -2,8 +2,9 @@
 import { randomBytes } from 'node:crypto';
 import postgres from 'postgres';
 import { parseDatabaseUrl } from '../lib/db/index.ts';
-import { type RunningService, startService } from '../scripts/devServer.ts';
+import type { RunningService } from '../scripts/devServer.ts';
 import { acceptedConnections } from './loadMetrics.ts';
+import { startServiceProcess } from './serviceProcess.ts';
 
 export interface Target {
   label: string;
@@ -21,7 +22,10 @@ export async function serverTarget(serverUrl: string): Promise<Target> {
   await admin.unsafe(`create database ${name}`);
   const u = new URL(serverUrl);
   u.pathname = `/${name}`;
-  const svc = await startService({ databaseUrl: u.toString(), env: { AUTH: 'none', LOG_LEVEL: 'warn' } });
+  const svc = await startServiceProcess({
+    databaseUrl: u.toString(),
+    env: { AUTH: 'none', LOG_LEVEL: 'warn' },
+  });
   return {
     label: 'PostGIS server',
     svc,
@@ -43,7 +47,7 @@ export async function serverTarget(serverUrl: string): Promise<Target> {
 }
 
 export async function embeddedTarget(): Promise<Target> {
-  const svc = await startService({ dataDir: 'memory://', env: { AUTH: 'none', LOG_LEVEL: 'warn' } });
+  const svc = await startServiceProcess({ dataDir: 'memory://', env: { AUTH: 'none', LOG_LEVEL: 'warn' } });
   const port = Number(new URL(svc.databaseUrl).port);
   return {
     label: 'embedded PGlite',

@@ -19,8 +19,9 @@ import type { ReadFilters } from '../lib/geodatasets/read/filters.ts';
 import { recreateGeodataset } from '../lib/geodatasets/write/write.ts';
 import { CRS84 } from '../lib/ogc/crs.ts';
 import { itemsQuery, numberMatched } from '../lib/ogc/items.ts';
-import { prepareDatabase, startService } from '../scripts/devServer.ts';
+import { prepareDatabase } from '../scripts/devServer.ts';
 import { featureCollectionText, points } from './data.ts';
+import { startServiceProcess } from './serviceProcess.ts';
 
 const N_POINTS = Number(process.env.BENCH_POINTS) || 200_000;
 const PAGES = 20;
@@ -72,7 +73,7 @@ async function main() {
   u.pathname = `/${dbName}`;
   const url = u.toString();
   const dir = mkdtempSync(join(tmpdir(), 'bench-ogc-'));
-  let service: Awaited<ReturnType<typeof startService>> | undefined;
+  let service: Awaited<ReturnType<typeof startServiceProcess>> | undefined;
   const db = createDb({ url, max: 4, statementTimeoutMs: 600_000 });
   try {
     await prepareDatabase(url, undefined);
@@ -81,7 +82,7 @@ async function main() {
     console.log(
       `data: ${N_POINTS} seeded points loaded in ${((performance.now() - t0) / 1000).toFixed(1)} s`,
     );
-    service = await startService({ databaseUrl: url, env: { AUTH: 'none', LOG_LEVEL: 'warn' } });
+    service = await startServiceProcess({ databaseUrl: url, env: { AUTH: 'none', LOG_LEVEL: 'warn' } });
     const base = `${service.url}/api/ogc/collections/${LAYER}/items`;
 
     // Pages of 1,000: HTTP following next links, and the same statements alone.

@@ -9,8 +9,9 @@ import { randomBytes } from 'node:crypto';
 import postgres from 'postgres';
 import { createDb } from '../lib/db/index.ts';
 import { recreateGeodataset } from '../lib/geodatasets/write/write.ts';
-import { prepareDatabase, startService } from '../scripts/devServer.ts';
+import { prepareDatabase } from '../scripts/devServer.ts';
 import { CLUSTER, featureCollectionText, points } from './data.ts';
+import { startServiceProcess } from './serviceProcess.ts';
 
 const N_POINTS = Number(process.env.BENCH_POINTS) || 200_000;
 const RUNS = 15;
@@ -40,12 +41,12 @@ async function main() {
   const u = new URL(serverUrl);
   u.pathname = `/${dbName}`;
   const url = u.toString();
-  let service: Awaited<ReturnType<typeof startService>> | undefined;
+  let service: Awaited<ReturnType<typeof startServiceProcess>> | undefined;
   const db = createDb({ url, max: 2, statementTimeoutMs: 600_000 });
   try {
     await prepareDatabase(url, undefined);
     await recreateGeodataset(db, featureCollectionText(points(N_POINTS, 1)), { name: LAYER, startProp: 't' });
-    service = await startService({ databaseUrl: url, env: { AUTH: 'none', LOG_LEVEL: 'warn' } });
+    service = await startServiceProcess({ databaseUrl: url, env: { AUTH: 'none', LOG_LEVEL: 'warn' } });
     const ogc = `${service.url}/api/ogc/collections/${LAYER}/tiles/WebMercatorQuad`;
     const mmgis = `${service.url}/api/geodatasets/get/${LAYER}?type=mvt`;
     const n = 2 ** 12;

@@ -19,10 +19,11 @@ import { type Geodataset, requireDataset } from '../lib/geodatasets/catalog.ts';
 import { parseReadFilters, resolveReadFilters } from '../lib/geodatasets/read/filters.ts';
 import { parseGeojsonOptions, readFeatureCollection } from '../lib/geodatasets/read/geojson.ts';
 import { recreateGeodataset } from '../lib/geodatasets/write/write.ts';
-import { prepareDatabase, startService } from '../scripts/devServer.ts';
+import { prepareDatabase } from '../scripts/devServer.ts';
 import { getInput } from '../tests/fixtures/getInput.ts';
 import { runChild as runChildProcess } from './child.ts';
 import { CLUSTER, featureCollectionText, points } from './data.ts';
+import { startServiceProcess } from './serviceProcess.ts';
 
 const N_POINTS = Number(process.env.BENCH_POINTS) || 200_000;
 const LAYER = 'bench_read_points';
@@ -216,7 +217,7 @@ async function main() {
   const u = new URL(serverUrl);
   u.pathname = `/${dbName}`;
   const url = u.toString();
-  let service: Awaited<ReturnType<typeof startService>> | undefined;
+  let service: Awaited<ReturnType<typeof startServiceProcess>> | undefined;
   const db = createDb({ url, max: 2, statementTimeoutMs: 600_000 });
   try {
     await prepareDatabase(url, undefined);
@@ -233,7 +234,7 @@ async function main() {
     const bbox = await calibrateBbox(db, ds, 10_000);
     const cases = readCases({ bbox });
     if (process.env.BENCH_SKIP_HTTP !== '1') {
-      service = await startService({ databaseUrl: url, env: { AUTH: 'none', LOG_LEVEL: 'warn' } });
+      service = await startServiceProcess({ databaseUrl: url, env: { AUTH: 'none', LOG_LEVEL: 'warn' } });
     }
     console.log(
       '\ncase | SQL alone ms | handler ms | ratio (target) | handler peak RSS MB | body MB | HTTP req/s',

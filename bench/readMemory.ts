@@ -22,10 +22,11 @@ import { loadavg } from 'node:os';
 import postgres from 'postgres';
 import { createDb } from '../lib/db/index.ts';
 import { appendGeodataset, recreateGeodataset } from '../lib/geodatasets/write/write.ts';
-import { prepareDatabase, startService } from '../scripts/devServer.ts';
+import { prepareDatabase } from '../scripts/devServer.ts';
 import { runChild } from './child.ts';
 import { points } from './data.ts';
 import { groupRss, peakSampler } from './loadMetrics.ts';
+import { startServiceProcess } from './serviceProcess.ts';
 
 const arg = (name: string, fallback: string) =>
   process.argv.find((a) => a.startsWith(`--${name}=`))?.split('=')[1] ?? fallback;
@@ -78,7 +79,7 @@ async function measure(
 ): Promise<Measure> {
   const here = process.cwd();
   process.chdir(root);
-  const svc = await startService({
+  const svc = await startServiceProcess({
     databaseUrl,
     env: { AUTH: 'none', LOG_LEVEL: 'warn', STATEMENT_TIMEOUT_MS: '600000' },
   }).finally(() => process.chdir(here));

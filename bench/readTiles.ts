@@ -15,9 +15,10 @@ import { readTile } from '../lib/geodatasets/tiles/readTile.ts';
 import { tileEtag } from '../lib/geodatasets/tiles/tileCache.ts';
 import { parseTileAddress } from '../lib/geodatasets/tiles/tileParams.ts';
 import { recreateGeodataset } from '../lib/geodatasets/write/write.ts';
-import { prepareDatabase, startService } from '../scripts/devServer.ts';
+import { prepareDatabase } from '../scripts/devServer.ts';
 import { getInput } from '../tests/fixtures/getInput.ts';
 import { CLUSTER, featureCollectionText, points } from './data.ts';
+import { startServiceProcess } from './serviceProcess.ts';
 
 export interface TileReadCase {
   name: string;
@@ -155,7 +156,7 @@ async function main() {
   process.env.LOG_LEVEL = 'warn';
   const layer = 'bench_read_points';
   const db = createDb({ url, max: 2, statementTimeoutMs: 600_000 });
-  let service: Awaited<ReturnType<typeof startService>> | undefined;
+  let service: Awaited<ReturnType<typeof startServiceProcess>> | undefined;
   try {
     await prepareDatabase(url, undefined);
     const count = Number(process.env.BENCH_POINTS) || 200_000;
@@ -166,7 +167,7 @@ async function main() {
     });
     const ds = await requireDataset(db.sql, layer);
     if (process.env.BENCH_SKIP_HTTP !== '1') {
-      service = await startService({ databaseUrl: url, env: { AUTH: 'none', LOG_LEVEL: 'warn' } });
+      service = await startServiceProcess({ databaseUrl: url, env: { AUTH: 'none', LOG_LEVEL: 'warn' } });
     }
     const h = getHandler as unknown as (
       e: unknown,

@@ -24,10 +24,10 @@ import { freePort } from '../lib/db/embedded/start.ts';
 import { closeDb, createDb, getDb } from '../lib/db/index.ts';
 import { recreateGeodataset } from '../lib/geodatasets/write/write.ts';
 import { createUpload } from '../lib/uploads/upload.ts';
-import { startService } from '../scripts/devServer.ts';
 import { createFreshDatabase } from '../tests/setup/freshDatabase.ts';
 import { runChild as runChildProcess } from './child.ts';
 import { points, writeFeatureCollection } from './data.ts';
+import { startServiceProcess } from './serviceProcess.ts';
 
 const SERVER = process.env.DATABASE_URL || 'postgres://postgres@127.0.0.1:5432/postgres';
 const N = Number(process.env.BENCH_POINTS) || 200_000;
@@ -130,7 +130,7 @@ async function main() {
     configureBuckets: [{ name: 'bench-uploads', configs: [] }],
   });
   await s3.run();
-  const svc = await startService({ databaseUrl: fresh.url, env: { LOG_LEVEL: 'warn', AUTH: 'none' } });
+  const svc = await startServiceProcess({ databaseUrl: fresh.url, env: { LOG_LEVEL: 'warn', AUTH: 'none' } });
   const standalone = { S3_ENDPOINT: `http://127.0.0.1:${s3Port}`, UPLOAD_BUCKET: 'bench-uploads' };
   Object.assign(process.env, standalone);
   try {

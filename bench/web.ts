@@ -12,8 +12,8 @@ import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
-import { startService } from '../scripts/devServer.ts';
 import { createFreshDatabase } from '../tests/setup/freshDatabase.ts';
+import { startServiceProcess } from './serviceProcess.ts';
 
 const SERVER = process.env.DATABASE_URL || 'postgres://postgres@127.0.0.1:5432/postgres';
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
@@ -123,7 +123,7 @@ const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.len
 const kb = (n: number) => `${(n / 1024).toFixed(1)} KiB`;
 
 const fresh = await createFreshDatabase(SERVER);
-const svc = await startService({ databaseUrl: fresh.url, env: { LOG_LEVEL: 'warn', AUTH: 'none' } });
+const svc = await startServiceProcess({ databaseUrl: fresh.url, env: { LOG_LEVEL: 'warn', AUTH: 'none' } });
 const browser = await chromium.launch({ executablePath: CHROMIUM, args: ARGS });
 try {
   const admin = { username: 'bench', password: 'bench password 1' };

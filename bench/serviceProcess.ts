@@ -1,0 +1,61 @@
+/**
+ * The service in a process of its own, as `npm start` runs it (scripts/start.mjs): serverless-offline in
+ * its child, and the public port's front (scripts/sharedPort.ts) in this separate process, not in the
+ * bench's. A bench that called `startService` itself would host that front on its own event loop, beside
+ * its load generator, and so measure a hop that competes with its clients: a browser's requests never
+ * share a thread with the service's front (docs/benchmarks.md).
+ */
+import { type ChildProcess, fork } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import type { RunningService, ServiceOptions } from '../scripts/devServer.ts';
+
+type Info = Omit<RunningService, 'pid' | 'logLines' | 'restart' | 'stop'> & { pid?: number };
+type Message =
+  | { type: 'ready'; info: Info }
+  | { type: 'failed'; message: string }
+  | { type: 'log'; lines: string[] }
+  | { type: 'restarted'; pid?: number }
+  | { type: 'stopped' };
+
+const CHILD = fileURLToPath(new URL('./serviceChild.js', import.meta.url));
+
+export async function startServiceProcess(options: ServiceOptions): Promise<RunningService> {
+  const child: ChildProcess = fork(CHILD, [JSON.stringify(options)], { stdio: 'inherit' });
+  const lines: string[] = [];
+  let pid: number | undefined;
+  const next = (type: Message['type']) =>
+    new Promise<Message>((ok, fail) => {
+      const onMessage = (m: Message) => {
+        if (m.type === 'log') return;
+        child.off('message', onMessage);
+        child.off('exit', onExit);
+        if (m.type === 'failed') fail(new Error(m.message));
+        else if (m.type !== type) fail(new Error(`service process: expected ${type}, got ${m.type}`));
+        else ok(m);
+      };
+      const onExit = (code: number | null) => fail(new Error(`service process exited (${code})`));
+      child.on('message', onMessage);
+      child.once('exit', onExit);
+    });
+  child.on('message', (m: Message) => {
+    if (m.type === 'log') lines.push(...m.lines);
+  });
+  const ready = (await next('ready')) as Extract<Message, { type: 'ready' }>;
+  pid = ready.info.pid;
+  return {
+    ...ready.info,
+    pid: () => pid,
+    logLines: () => [...lines],
+    async restart() {
+      const done = next('restarted');
+      child.send('restart');
+      pid = ((await done) as Extract<Message, { type: 'restarted' }>).pid;
+    },
+    async stop() {
+      if (child.exitCode !== null) return;
+      const done = next('stopped');
+      child.send('stop');
+      await done;
+    },
+  };
+}
