@@ -18,10 +18,14 @@ const postText = (path: string, text: string, as: As) =>
 
 const nested = (levels: number) => `${'{"a":'.repeat(levels)}1${'}'.repeat(levels)}`;
 
-/** What a bad request could have changed: the file's history and the caller's file list. */
+/**
+ * What a bad request could have changed: the file's history and the caller's own files (the list also
+ * holds other test files' public files, made meanwhile).
+ */
 async function state(file: number) {
   const files = await post('/api/files/getfiles', {}, me);
-  return { history: await history(me, file), files: files.body.body };
+  const mine = (files.body.body as { file_owner: string }[]).filter((f) => f.file_owner === me.username);
+  return { history: await history(me, file), files: mine };
 }
 
 describe('draw and files bodies: declared bounds', () => {
