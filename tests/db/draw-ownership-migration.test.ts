@@ -1,23 +1,42 @@
+import { randomBytes } from 'node:crypto';
 import { copyFile, mkdtemp, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import postgres from 'postgres';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { startEmbedded } from '#lib/db/embedded/start.ts';
 import { migrate } from '#lib/db/migrate.ts';
 
 /**
  * The migration that makes draw files belong to accounts (docs/draw.md, "Ownership") maps the names
  * stored before it to user ids: a name with no user becomes no owner, no editor, no author. Run on its
- * own in-memory database: the migrations before it, rows as they stored names, then it.
+ * own empty database (a new one on the suite's server, else an in-memory PGlite): the migrations before
+ * it, rows as they stored names, then it.
  */
 const OWNERSHIP = '0012_draw_owner_ids.sql';
-let db: Awaited<ReturnType<typeof startEmbedded>>;
+let db: { url: string; stop(): Promise<void> };
 let sql: postgres.Sql;
 let dir: string;
 
+/** A new empty database beside the suite's: on its server, or (embedded) a PGlite of its own. */
+async function emptyDatabase(): Promise<typeof db> {
+  if (inject('embedded')) return startEmbedded('memory://');
+  const admin = postgres(inject('databaseUrl'), { max: 1, onnotice: () => {} });
+  const name = `mmgis_migration_${randomBytes(4).toString('hex')}`;
+  await admin.unsafe(`create database ${name}`);
+  const u = new URL(inject('databaseUrl'));
+  u.pathname = `/${name}`;
+  return {
+    url: u.toString(),
+    async stop() {
+      await admin.unsafe(`drop database if exists ${name} with (force)`);
+      await admin.end();
+    },
+  };
+}
+
 beforeAll(async () => {
-  db = await startEmbedded('memory://');
+  db = await emptyDatabase();
   sql = postgres(db.url, { max: 1, onnotice: () => {} });
   dir = await mkdtemp(join(tmpdir(), 'migrations-'));
   const all = resolve('sql/migrations');
