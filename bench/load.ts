@@ -1,7 +1,7 @@
 /**
  * `npm run bench:load [-- --duration=SECONDS --db=server|embedded|both --points=N]`: the service under a
- * map's load (docs/connections.md). Starts the service with `startService` (the code `npm start` runs) on
- * a fresh database (a new database on the `DATABASE_URL` server, or a throwaway embedded one), seeds
+ * map's load (docs/connections.md). Starts the service with `startService` (the code `npm start` runs) in a
+ * process of its own, as `npm start` does (bench/serviceProcess.ts), on a fresh database (a new database on the `DATABASE_URL` server, or a throwaway embedded one), seeds
  * 200,000 points, then for `--duration` seconds (default 180) runs over real HTTP:
  *   - map-view bursts: 32 concurrent tiles of z10–z14 around the dense cluster, different tiles each burst;
  *   - GeoJSON bbox reads (plain, with `stats`, with `filters` + `stats`) by two clients;
@@ -9,14 +9,15 @@
  * Then prints per route requests, throughput, p50/p95/p99 and errors by status, the peak database
  * connections and service RSS, whether every appended feature reads back, and the z12 tile throughput at
  * 8 clients through the service against the same tile SQL alone at 8 clients, for three tiles: the
- * densest, a typical one (≤ 64 KB) and a light one (≤ 8 KB).
+ * densest, a typical one (≤ 64 KB) and a light one (≤ 8 KB), for a map view's 40 tiles, and the service's
+ * floor (an answer without database work at 8 clients), which bounds every tile's ratio.
  */
 import { createDb, type Db } from '../lib/db/index.ts';
 import { recreateGeodataset } from '../lib/geodatasets/write/write.ts';
 import { CLUSTER, featureCollectionText, points, random } from './data.ts';
 import { groupRss, peakSampler, RouteStats, table, timedFetch } from './loadMetrics.ts';
 import { adminToken, embeddedTarget, post, serverTarget, type Target } from './loadTargets.ts';
-import { z12Ratio, z12ViewRatio } from './loadTiles.ts';
+import { floorRate, z12Ratio, z12ViewRatio } from './loadTiles.ts';
 import { tileAt } from './readTiles.ts';
 
 const arg = (name: string, fallback: string) =>
@@ -190,6 +191,7 @@ async function run(t: Target, seconds: number, count: number) {
   for (const l of errorLines.slice(0, 5)) console.log(`service log: ${l.slice(0, 300)}`);
   const z12 = await z12Ratio(t, LAYER, Math.max(5, Math.min(15, seconds / 6)));
   const view = await z12ViewRatio(t, LAYER, Math.max(5, Math.min(15, seconds / 6)));
+  const floor = await floorRate(t, Math.max(5, Math.min(15, seconds / 6)));
   console.log(`
 - 5xx (and failed fetches): ${total5xx} (target 0)
 - appended batches: ${appended.length} × 1,000 features; lost (not readable at the end): ${lost} (target 0)
@@ -203,6 +205,10 @@ async function run(t: Target, seconds: number, count: number) {
   }
   console.log(
     `- z12 map view (the 40 tiles of a 1920×1080 view, each client through all of them) at 8 clients: ${view.service.toFixed(1)} tiles/s through the service, ${view.sqlAlone.toFixed(1)} tiles/s SQL alone, ratio ${(view.service / view.sqlAlone).toFixed(2)}; non-2xx answers: ${view.failed.length ? view.failed.join(', ') : 'none'} (target ≥ 0.6)`,
+  );
+  const ceilings = z12.map((r) => `${r.label} ${Math.min(1, floor / r.sqlAlone).toFixed(2)}`).join(', ');
+  console.log(
+    `- the service's floor: ${floor.toFixed(1)} answers/s at 8 clients for a request without database work (GET /api/ogc/conformance); the highest ratio a tile can reach through it: ${ceilings}`,
   );
 }
 

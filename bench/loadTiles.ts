@@ -124,6 +124,19 @@ async function viewRate(t: Target, layer: string, db: Db, ds: Geodataset, client
   return { service, sqlAlone, failed };
 }
 
+/**
+ * The service's own floor: answers per second at 8 clients for a request that does no database work (the
+ * OGC conformance document, public, a few hundred bytes). No tile can go faster through the service, so a
+ * tile whose SQL alone is faster than this cannot reach a high ratio locally, whatever its SQL costs.
+ */
+export async function floorRate(t: Target, seconds: number): Promise<number> {
+  return rate(8, seconds, async () => {
+    const res = await fetch(`${t.svc.url}/api/ogc/conformance?f=json`);
+    await res.arrayBuffer();
+    if (res.status !== 200) throw new Error(`conformance: ${res.status}`);
+  });
+}
+
 /** The map view of `viewRate` at 8 clients. */
 export async function z12ViewRatio(t: Target, layer: string, seconds: number) {
   const db = createDb({ url: t.svc.databaseUrl, max: 8 });
