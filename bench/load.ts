@@ -17,7 +17,7 @@ import { recreateGeodataset } from '../lib/geodatasets/write/write.ts';
 import { CLUSTER, featureCollectionText, points, random } from './data.ts';
 import { groupRss, peakSampler, RouteStats, table, timedFetch } from './loadMetrics.ts';
 import { adminToken, embeddedTarget, post, serverTarget, type Target } from './loadTargets.ts';
-import { floorRate, z12Ratio, z12ViewRatio } from './loadTiles.ts';
+import { burstSqlAlone, floorRate, z12Ratio, z12ViewRatio } from './loadTiles.ts';
 import { tileAt } from './readTiles.ts';
 
 const arg = (name: string, fallback: string) =>
@@ -192,6 +192,13 @@ async function run(t: Target, seconds: number, count: number) {
   const z12 = await z12Ratio(t, LAYER, Math.max(5, Math.min(15, seconds / 6)));
   const view = await z12ViewRatio(t, LAYER, Math.max(5, Math.min(15, seconds / 6)));
   const floor = await floorRate(t, Math.max(5, Math.min(15, seconds / 6)));
+  const tileRoute = routes[0];
+  const burstsSql = await burstSqlAlone(
+    t,
+    LAYER,
+    Math.min(30, Math.max(5, Math.ceil(tileRoute.ms.length / 32))),
+    burstTiles,
+  );
   console.log(`
 - 5xx (and failed fetches): ${total5xx} (target 0)
 - appended batches: ${appended.length} × 1,000 features; lost (not readable at the end): ${lost} (target 0)
@@ -205,6 +212,9 @@ async function run(t: Target, seconds: number, count: number) {
   }
   console.log(
     `- z12 map view (the 40 tiles of a 1920×1080 view, each client through all of them) at 8 clients: ${view.service.toFixed(1)} tiles/s through the service, ${view.sqlAlone.toFixed(1)} tiles/s SQL alone, ratio ${(view.service / view.sqlAlone).toFixed(2)}; non-2xx answers: ${view.failed.length ? view.failed.join(', ') : 'none'} (target ≥ 0.6)`,
+  );
+  console.log(
+    `- tile bursts (32 requests of z10–z14 at once): p50 / p99 ${tileRoute.percentile(50).toFixed(0)} / ${tileRoute.percentile(99).toFixed(0)} ms through the service beside the mix (target p99 ≤ 500 ms); the same bursts SQL alone through a pool of 10, nothing else running: p50 / p99 ${burstsSql.percentile(50).toFixed(0)} / ${burstsSql.percentile(99).toFixed(0)} ms`,
   );
   const ceilings = z12.map((r) => `${r.label} ${Math.min(1, floor / r.sqlAlone).toFixed(2)}`).join(', ');
   console.log(

@@ -6,6 +6,7 @@
 import { createDb, type Db } from '../lib/db/index.ts';
 import { type Geodataset, requireDataset } from '../lib/geodatasets/catalog.ts';
 import { CLUSTER } from './data.ts';
+import { RouteStats } from './loadMetrics.ts';
 import type { Target } from './loadTargets.ts';
 import { tileAt, tileSql } from './readTiles.ts';
 
@@ -156,6 +157,37 @@ export async function z12Ratio(t: Target, layer: string, seconds: number) {
       out.push({ label, ...(await tileRate(t, layer, db, ds, tile, seconds)) });
     }
     return out;
+  } finally {
+    await db.end();
+  }
+}
+
+/**
+ * The mix's 32-request tile bursts, SQL alone: `bursts` bursts of `tilesOf(k)` through a pool as large as
+ * the service's (`DB_POOL_MAX`, 10 under `npm start`), each tile timed from its burst's start, as the mix
+ * times each request: the latency a burst costs the database alone, with nothing else running.
+ */
+export async function burstSqlAlone(
+  t: Target,
+  layer: string,
+  bursts: number,
+  tilesOf: (k: number) => { z: number; x: number; y: number }[],
+  pool = 10,
+): Promise<RouteStats> {
+  const db = createDb({ url: t.svc.databaseUrl, max: pool });
+  const stats = new RouteStats('tile z10–z14 (32-request bursts), SQL alone');
+  try {
+    const ds = await requireDataset(db.sql, layer);
+    for (let k = 0; k < bursts; k++) {
+      const t0 = performance.now();
+      await Promise.all(
+        tilesOf(k).map(async (tile) => {
+          await tileSql(tileParams(tile))(db, ds);
+          stats.add(performance.now() - t0, 200);
+        }),
+      );
+    }
+    return stats;
   } finally {
     await db.end();
   }
