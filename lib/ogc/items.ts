@@ -112,8 +112,8 @@ function sqlFeatureText(sql: Queryable, ds: Geodataset, crs: Crs): Fragment {
 export const CHUNK_FEATURES = 1000;
 
 /**
- * Rows of an items page's statement fetched at a time: a page of up to 2,000 features comes in one
- * exchange with the database; a larger one holds at most this many rows in the function at once.
+ * Rows of an items page's statement held at a time: a page of up to 2,000 features is read at once; a
+ * larger one with a cursor of this many rows, so the function holds at most 2,000 features' text.
  */
 export const CHUNKS_PER_FETCH = 2;
 
@@ -130,17 +130,17 @@ export interface ItemsChunk {
   more: boolean;
   /** A matching feature lies below the page (the `prev` link; only asked for pages with a cursor). */
   earlier: boolean;
-  /** `numberMatched`. */
-  matched: string;
 }
 
 /**
  * The statement of one items page, in id order, as rows of `CHUNK_FEATURES` features each (`ItemsChunk`),
  * at least one (an empty page is one row with no text). With `after` (or no cursor) the page is the first
  * `limit` features above it, and the `limit + 1`-th tells that a next page exists; with `before` the last
- * `limit` below it, and a next page exists when a feature lies above its last. `earlier` (only with a
- * cursor) and the filtered count are uncorrelated subqueries of the same statement (InitPlans, run once):
- * one exchange with the database per page, and every fact of the answer from one snapshot.
+ * `limit` below it, and a next page exists when a feature lies above its last. `more` and `earlier` (only
+ * asked with a cursor) are uncorrelated subqueries of the same statement (InitPlans, run once): one
+ * statement per page instead of one per link. The count (`numberMatched`) stays a statement of its own,
+ * sent beside this one: inside a cursor PostgreSQL plans no parallel workers, and a filtered count over a
+ * large layer is the slowest part of such a page.
  * Keyset paging on the primary key: each page is an index range, whatever its depth, and a feature
  * appended meanwhile (always a higher id: writers of a dataset are serialized) never shifts a page.
  */
@@ -161,14 +161,11 @@ export function itemsQuery(sql: Queryable, ds: Geodataset, f: ReadFilters, page:
     page.after !== undefined || before
       ? sql`exists(select 1 from ${table} t where ${where()} and t.id < (select min(p.id) from p))`
       : sql`false`;
-  const matched = isFiltered(f)
-    ? sql`(select count(*) from ${table} t where ${where()})`
-    : sql`${ds.numFeatures}::bigint`;
   return sql`with p as materialized (
       select q.id, q.f, row_number() over (order by q.id) as rn from (${rows}) q
     )
     select c.f, coalesce(c.n, 0)::int as n, c.first::text, c.last::text, ${more} as more,
-      ${earlier} as earlier, (${matched})::text as matched
+      ${earlier} as earlier
     from (select) one left join (
       select (p.rn - 1) / ${CHUNK_FEATURES}::int as chunk, string_agg(p.f, ',' order by p.id) as f,
         count(*) as n, min(p.id) as first, max(p.id) as last
@@ -178,8 +175,8 @@ export function itemsQuery(sql: Queryable, ds: Geodataset, f: ReadFilters, page:
 }
 
 /**
- * The rows of `itemsQuery`, read with a cursor of `CHUNKS_PER_FETCH` rows (docs/ogc.md, "Items"): the
- * handler's reads, and the bench's "SQL alone". A database refusal of a value is 400 (`withReadErrors`);
+ * The rows of `itemsQuery` (docs/ogc.md, "Items"): a page of up to `CHUNKS_PER_FETCH` rows at once, a
+ * larger one with a cursor of that many rows. The handler's reads, and the bench's "SQL alone". A database refusal of a value is 400 (`withReadErrors`);
  * leaving early closes the cursor.
  */
 export async function* readItemsChunks(
@@ -188,6 +185,12 @@ export async function* readItemsChunks(
   f: ReadFilters,
   page: ItemsPage,
 ): AsyncGenerator<ItemsChunk> {
+  if (page.limit <= CHUNK_FEATURES * CHUNKS_PER_FETCH) {
+    // At most CHUNKS_PER_FETCH rows: read at once, without a cursor's closing exchange.
+    const rows = await withReadErrors(() => itemsQuery(sql, ds, f, page));
+    for (const row of rows) yield row as unknown as ItemsChunk;
+    return;
+  }
   const batches = itemsQuery(sql, ds, f, page).cursor(CHUNKS_PER_FETCH)[Symbol.asyncIterator]();
   let done = false;
   try {
@@ -210,7 +213,7 @@ function isFiltered(f: ReadFilters): boolean {
 
 /**
  * How many features match: the catalog's count when nothing filters, else a count with the page's
- * filters (the count `itemsQuery` makes in its own statement).
+ * filters.
  */
 export async function numberMatched(sql: Queryable, ds: Geodataset, f: ReadFilters): Promise<number> {
   if (!isFiltered(f)) return ds.numFeatures;

@@ -1,7 +1,7 @@
 import type { Queryable } from '#lib/db/index.ts';
 import type { Geodataset } from '#lib/geodatasets/catalog.ts';
 import type { ReadFilters } from '#lib/geodatasets/read/filters.ts';
-import { type ItemsChunk, type ItemsPage, readItemsChunks } from './items.ts';
+import { type ItemsChunk, type ItemsPage, numberMatched, readItemsChunks } from './items.ts';
 import { GEOJSON, HTML, JSON_TYPE, type Link, withQuery } from './request.ts';
 
 export interface ItemsContext {
@@ -16,7 +16,7 @@ export interface ItemsContext {
  * `self`/`alternate`/`next`/`prev`/`collection` links) as text pieces: the page is one statement
  * (`itemsQuery`) whose rows each carry the joined texts of up to 1,000 features as the database wrote
  * them, passed through as they come (never re-joined here); the members after the features follow from
- * the same rows' first and last ids and flags.
+ * the same rows' first and last ids and flags, and the count, read beside them.
  */
 export async function* itemsText(
   sql: Queryable,
@@ -26,6 +26,9 @@ export async function* itemsText(
   ctx: ItemsContext,
 ): AsyncGenerator<string> {
   const timeStamp = new Date().toISOString();
+  const matched = numberMatched(sql, ds, f);
+  // Settled at once so a failure before it is awaited is not an unhandled rejection.
+  matched.catch(() => undefined);
   let returned = 0;
   let firstId: number | undefined;
   let last: ItemsChunk | undefined;
@@ -71,5 +74,5 @@ export async function* itemsText(
     });
   }
   links.push({ href: ctx.collectionUrl, rel: 'collection', type: JSON_TYPE, title: 'The collection' });
-  yield `],"numberMatched":${Number(last.matched)},"numberReturned":${returned},"timeStamp":${JSON.stringify(timeStamp)},"links":${JSON.stringify(links)}}`;
+  yield `],"numberMatched":${await matched},"numberReturned":${returned},"timeStamp":${JSON.stringify(timeStamp)},"links":${JSON.stringify(links)}}`;
 }
