@@ -3,13 +3,18 @@
  * or the local default), in a fresh database created and dropped here, with the read bench's seeded
  * 200,000 points, through the local service (serverless-offline):
  * - items pages of 1,000 features over HTTP (following the next links, and one deep page) against the
- *   same SQL alone (the statements the handler sends, through the driver);
+ *   same SQL alone (`readItemsChunks`: the statement the handler sends, through the driver with the same
+ *   cursor, its rows the texts the handler answers). The HTTP time ends when the client holds the
+ *   answer's bytes (`arrayBuffer`); the client's decoding and JSON.parse are timed apart and reported on
+ *   their own row, as they are no cost of the service (the walk of pages of 10,000 includes them);
  * - a full copy of the layer by GDAL (`ogr2ogr` to a GeoPackage, pages of 10,000) against
- *   `GET /api/geodatasets/get` of the whole layer (303 to the S3 stand-in, followed).
+ *   `GET /api/geodatasets/get` of the whole layer (303 to the S3 stand-in, followed), with where GDAL's
+ *   time goes: the same read into GDAL's Memory driver (nothing written), and GDAL reading the whole
+ *   layer's GeoJSON from a local file (its own parse, no HTTP).
  */
 import { execFile } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync, statSync } from 'node:fs';
+import { mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import postgres from 'postgres';
@@ -18,7 +23,7 @@ import { requireDataset } from '../lib/geodatasets/catalog.ts';
 import type { ReadFilters } from '../lib/geodatasets/read/filters.ts';
 import { recreateGeodataset } from '../lib/geodatasets/write/write.ts';
 import { CRS84 } from '../lib/ogc/crs.ts';
-import { itemsQuery, numberMatched } from '../lib/ogc/items.ts';
+import { readItemsChunks } from '../lib/ogc/items.ts';
 import { prepareDatabase } from '../scripts/devServer.ts';
 import { featureCollectionText, points } from './data.ts';
 import { startServiceProcess } from './serviceProcess.ts';
@@ -37,31 +42,43 @@ function run(tool: string, args: string[]): Promise<void> {
   );
 }
 
-/** The statements of one items page, through the driver: the features after `after`, and the count. */
+/**
+ * The statement of one items page, through the driver as the handler sends it (`readItemsChunks`: the
+ * same statement, the same cursor): the features after `after`, as the texts the handler answers.
+ */
 async function sqlPage(db: Db, after: number): Promise<{ ms: number; last: number }> {
   const ds = await requireDataset(db.sql, LAYER);
   const f: ReadFilters = { filters: [], noDuplicates: false };
   const t0 = performance.now();
-  const [rows] = await Promise.all([
-    itemsQuery(db.sql, ds, f, { limit: 1000, after, crs: CRS84 }),
-    numberMatched(db.sql, ds, f),
-  ]);
-  const text = rows
-    .slice(0, 1000)
-    .map((r: any) => r.f)
-    .join(',');
+  const texts: string[] = [];
+  let last = Number.NaN;
+  for await (const c of readItemsChunks(db.sql, ds, f, { limit: 1000, after, crs: CRS84 })) {
+    if (c.f !== null) texts.push(c.f);
+    last = Number(c.last);
+  }
   const ms = performance.now() - t0;
-  if (!text) throw new Error('empty page');
-  return { ms, last: Number(rows[Math.min(999, rows.length - 1)].id) };
+  if (!texts.length) throw new Error('empty page');
+  return { ms, last };
 }
 
-async function httpPage(url: string): Promise<{ ms: number; next?: string; n: number }> {
+/**
+ * One page over HTTP: `ms` until the client holds the answer's bytes (`arrayBuffer`), `parseMs` for the
+ * client's own decoding and JSON.parse of them, reported apart (it is no cost of the service).
+ */
+async function httpPage(url: string): Promise<{ ms: number; parseMs: number; next?: string; n: number }> {
   const t0 = performance.now();
   const res = await fetch(url);
-  const body = (await res.json()) as any;
-  const ms = performance.now() - t0;
+  const bytes = await res.arrayBuffer();
+  const t1 = performance.now();
+  const body = JSON.parse(new TextDecoder().decode(bytes));
+  const parseMs = performance.now() - t1;
   if (res.status !== 200) throw new Error(`HTTP ${res.status}`);
-  return { ms, next: body.links.find((l: any) => l.rel === 'next')?.href, n: body.numberReturned };
+  return {
+    ms: t1 - t0,
+    parseMs,
+    next: body.links.find((l: any) => l.rel === 'next')?.href,
+    n: body.numberReturned,
+  };
 }
 
 async function main() {
@@ -88,10 +105,12 @@ async function main() {
     // Pages of 1,000: HTTP following next links, and the same statements alone.
     await httpPage(`${base}?limit=1000`);
     const http: number[] = [];
+    const parse: number[] = [];
     let next: string | undefined = `${base}?limit=1000`;
     for (let i = 0; i < PAGES && next; i++) {
       const p = await httpPage(next);
       http.push(p.ms);
+      parse.push(p.parseMs);
       next = p.next;
     }
     const sql: number[] = [];
@@ -116,16 +135,19 @@ async function main() {
       const res = await fetch(
         `${service.url}/api/geodatasets/get?layer=${LAYER}&type=geojson&limit=1000&offset=${i * 1000}`,
       );
-      await res.json();
+      await res.arrayBuffer();
       get.push(performance.now() - t0);
     }
-    console.log('\ncase | SQL alone ms | HTTP ms | ratio');
+    console.log('\ncase | SQL alone ms | HTTP ms (bytes received) | ratio');
     const row = (name: string, s: number, h: number) =>
       console.log(`${name} | ${s.toFixed(1)} | ${h.toFixed(1)} | ${(h / s).toFixed(2)}`);
     row(`items page of 1,000 (median of ${http.length} consecutive pages)`, median(sql), median(http));
     row(`items page of 1,000 after id ${deepAfter} (median of 3)`, median(deepSql), median(deep));
     console.log(
       `reference: GET /api/geodatasets/get limit=1000 (median of ${PAGES} pages) | | ${median(get).toFixed(1)} |`,
+    );
+    console.log(
+      `client's decoding and JSON.parse of an items page of 1,000 (median, not in the HTTP figures) | | ${median(parse).toFixed(1)} |`,
     );
 
     // The whole layer: GDAL's copy through the OGC API against one GET of /api/geodatasets/get.
@@ -152,10 +174,29 @@ async function main() {
       'PAGE_SIZE=10000',
     ]);
     const copyMs = performance.now() - t0;
+    // Where GDAL's time goes: the same read with nothing written (the Memory driver), and GDAL's own
+    // reading of the same features from a local GeoJSON file (no HTTP, no service).
+    t0 = performance.now();
+    await run('ogr2ogr', [
+      '-f',
+      'Memory',
+      'mem',
+      `OAPIF:${service.url}/api/ogc`,
+      LAYER,
+      '-oo',
+      'PAGE_SIZE=10000',
+    ]);
+    const readMs = performance.now() - t0;
     t0 = performance.now();
     const whole = await fetch(`${service.url}/api/geodatasets/get?layer=${LAYER}&type=geojson`);
-    const bytes = (await whole.arrayBuffer()).byteLength;
+    const wholeBytes = await whole.arrayBuffer();
+    const bytes = wholeBytes.byteLength;
     const getMs = performance.now() - t0;
+    const file = join(dir, 'whole.geojson');
+    writeFileSync(file, Buffer.from(wholeBytes));
+    t0 = performance.now();
+    await run('ogr2ogr', ['-f', 'Memory', 'mem', file]);
+    const fileMs = performance.now() - t0;
     console.log('\ncase | ms | size');
     console.log(
       `ogr2ogr OAPIF → GeoPackage, ${N_POINTS} features, pages of 10,000 | ${copyMs.toFixed(0)} | ${(statSync(gpkg).size / 1048576).toFixed(1)} MB gpkg`,
@@ -165,6 +206,12 @@ async function main() {
     );
     console.log(
       `OGC items, ${pages} pages of 10,000 by next links (fetch and JSON.parse, no GDAL) | ${walkMs.toFixed(0)} |`,
+    );
+    console.log(
+      `ogr2ogr OAPIF → Memory (GDAL reads the same pages, writes nothing) | ${readMs.toFixed(0)} |`,
+    );
+    console.log(
+      `ogr2ogr of the whole layer's GeoJSON from a local file → Memory (GDAL's parse alone) | ${fileMs.toFixed(0)} |`,
     );
     console.log(`ratio ogr2ogr / get: ${(copyMs / getMs).toFixed(2)}`);
   } finally {

@@ -108,55 +108,119 @@ function sqlFeatureText(sql: Queryable, ds: Geodataset, crs: Crs): Fragment {
     || ',"properties":' || (${sqlProps(sql, ds, 't')})::text || '}'`;
 }
 
+/** Features per row of an items page's statement (each row one `string_agg` of their texts). */
+export const CHUNK_FEATURES = 1000;
+
 /**
- * The features of one page as rows `(id, f)` in id order: with `after` (or no cursor) the first `limit + 1`
- * above it (the extra row only tells that a next page exists); with `before` the last `limit` below it.
+ * Rows of an items page's statement held at a time: a page of up to 2,000 features is read at once; a
+ * larger one with a cursor of this many rows, so the function holds at most 2,000 features' text.
+ */
+export const CHUNKS_PER_FETCH = 2;
+
+/** One row of `itemsQuery`: the texts of up to `CHUNK_FEATURES` features, and the page's facts. */
+export interface ItemsChunk {
+  /** The features' texts joined by commas (null when the page is empty: then the only row). */
+  f: string | null;
+  /** The chunk's number of features. */
+  n: number;
+  /** The chunk's first and last ids (null when the page is empty). */
+  first: string | null;
+  last: string | null;
+  /** A matching feature lies above the page (the `next` link). */
+  more: boolean;
+  /** A matching feature lies below the page (the `prev` link; only asked for pages with a cursor). */
+  earlier: boolean;
+}
+
+/**
+ * The statement of one items page, in id order, as rows of `CHUNK_FEATURES` features each (`ItemsChunk`),
+ * at least one (an empty page is one row with no text). With `after` (or no cursor) the page is the first
+ * `limit` features above it, and the `limit + 1`-th tells that a next page exists; with `before` the last
+ * `limit` below it, and a next page exists when a feature lies above its last. `more` and `earlier` (only
+ * asked with a cursor) are uncorrelated subqueries of the same statement (InitPlans, run once): one
+ * statement per page instead of one per link. The count (`numberMatched`) stays a statement of its own,
+ * sent beside this one: inside a cursor PostgreSQL plans no parallel workers, and a filtered count over a
+ * large layer is the slowest part of such a page.
  * Keyset paging on the primary key: each page is an index range, whatever its depth, and a feature
  * appended meanwhile (always a higher id: writers of a dataset are serialized) never shifts a page.
  */
 export function itemsQuery(sql: Queryable, ds: Geodataset, f: ReadFilters, page: ItemsPage): Fragment {
   const table = sqlTable(sql, ds);
-  const where = sqlWhere(sql, ds, f, 't');
+  const where = () => sqlWhere(sql, ds, f, 't');
   const text = sqlFeatureText(sql, ds, page.crs);
-  if (page.before !== undefined) {
-    return sql`select q.id, q.f from (
-        select t.id, ${text} as f from ${table} t where ${where} and t.id < ${page.before}::bigint
-        order by t.id desc limit ${page.limit}::int) q
-      order by q.id`;
-  }
-  const after = page.after ?? 0;
-  return sql`select t.id, ${text} as f from ${table} t where ${where} and t.id > ${after}::bigint
-    order by t.id offset ${page.offset ?? 0}::bigint limit ${page.limit + 1}::int`;
+  const before = page.before !== undefined;
+  const rows = before
+    ? sql`select t.id, ${text} as f from ${table} t where ${where()} and t.id < ${page.before}::bigint
+        order by t.id desc limit ${page.limit}::int`
+    : sql`select t.id, ${text} as f from ${table} t where ${where()} and t.id > ${page.after ?? 0}::bigint
+        order by t.id offset ${page.offset ?? 0}::bigint limit ${page.limit + 1}::int`;
+  const more = before
+    ? sql`exists(select 1 from ${table} t where ${where()} and t.id > (select max(p.id) from p))`
+    : sql`(select count(*) from p) > ${page.limit}::int`;
+  const earlier =
+    page.after !== undefined || before
+      ? sql`exists(select 1 from ${table} t where ${where()} and t.id < (select min(p.id) from p))`
+      : sql`false`;
+  return sql`with p as materialized (
+      select q.id, q.f, row_number() over (order by q.id) as rn from (${rows}) q
+    )
+    select c.f, coalesce(c.n, 0)::int as n, c.first::text, c.last::text, ${more} as more,
+      ${earlier} as earlier
+    from (select) one left join (
+      select (p.rn - 1) / ${CHUNK_FEATURES}::int as chunk, string_agg(p.f, ',' order by p.id) as f,
+        count(*) as n, min(p.id) as first, max(p.id) as last
+      from p where p.rn <= ${page.limit}::int group by 1
+    ) c on true
+    order by c.chunk`;
 }
 
 /**
- * How many features match: the catalog's count when nothing filters (any filter a later module adds to
- * `ReadFilters`, such as CQL2's, counts as filtering), else a count with the page's filters.
+ * The rows of `itemsQuery` (docs/ogc.md, "Items"): a page of up to `CHUNKS_PER_FETCH` rows at once, a
+ * larger one with a cursor of that many rows. The handler's reads, and the bench's "SQL alone". A database refusal of a value is 400 (`withReadErrors`);
+ * leaving early closes the cursor.
+ */
+export async function* readItemsChunks(
+  sql: Queryable,
+  ds: Geodataset,
+  f: ReadFilters,
+  page: ItemsPage,
+): AsyncGenerator<ItemsChunk> {
+  if (page.limit <= CHUNK_FEATURES * CHUNKS_PER_FETCH) {
+    // At most CHUNKS_PER_FETCH rows: read at once, without a cursor's closing exchange.
+    const rows = await withReadErrors(() => itemsQuery(sql, ds, f, page));
+    for (const row of rows) yield row as unknown as ItemsChunk;
+    return;
+  }
+  const batches = itemsQuery(sql, ds, f, page).cursor(CHUNKS_PER_FETCH)[Symbol.asyncIterator]();
+  let done = false;
+  try {
+    for (;;) {
+      const next = await withReadErrors(() => batches.next());
+      if (next.done) break;
+      for (const row of next.value) yield row as unknown as ItemsChunk;
+    }
+    done = true;
+  } finally {
+    if (!done) await batches.return?.();
+  }
+}
+
+/** Whether anything filters: any filter a later module adds to `ReadFilters`, such as CQL2's, counts. */
+function isFiltered(f: ReadFilters): boolean {
+  const { filters, noDuplicates, ...others } = f;
+  return filters.length > 0 || noDuplicates || Object.values(others).some((v) => v !== undefined);
+}
+
+/**
+ * How many features match: the catalog's count when nothing filters, else a count with the page's
+ * filters.
  */
 export async function numberMatched(sql: Queryable, ds: Geodataset, f: ReadFilters): Promise<number> {
-  const { filters, noDuplicates, ...others } = f;
-  const filtered = filters.length > 0 || noDuplicates || Object.values(others).some((v) => v !== undefined);
-  if (!filtered) return ds.numFeatures;
+  if (!isFiltered(f)) return ds.numFeatures;
   const [row] = await withReadErrors(
     () => sql`select count(*)::bigint as n from ${sqlTable(sql, ds)} t where ${sqlWhere(sql, ds, f, 't')}`,
   );
   return Number(row.n);
-}
-
-/** Whether a feature matching `f` lies beyond `id` (above it: `next`; below: `prev`). */
-export async function existsBeyond(
-  sql: Queryable,
-  ds: Geodataset,
-  f: ReadFilters,
-  id: number,
-  side: 'above' | 'below',
-): Promise<boolean> {
-  const beyond = side === 'above' ? sql`t.id > ${id}::bigint` : sql`t.id < ${id}::bigint`;
-  const [row] = await withReadErrors(
-    () =>
-      sql`select exists(select 1 from ${sqlTable(sql, ds)} t where ${sqlWhere(sql, ds, f, 't')} and ${beyond}) as e`,
-  );
-  return !!row.e;
 }
 
 /** One feature's GeoJSON text in `crs`, or undefined. */

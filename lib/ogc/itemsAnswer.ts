@@ -1,8 +1,7 @@
 import type { Queryable } from '#lib/db/index.ts';
 import type { Geodataset } from '#lib/geodatasets/catalog.ts';
-import { BATCH_ROWS } from '#lib/geodatasets/read/featureStream.ts';
-import { type ReadFilters, withReadErrors } from '#lib/geodatasets/read/filters.ts';
-import { existsBeyond, type ItemsPage, itemsQuery, numberMatched } from './items.ts';
+import type { ReadFilters } from '#lib/geodatasets/read/filters.ts';
+import { type ItemsChunk, type ItemsPage, numberMatched, readItemsChunks } from './items.ts';
 import { GEOJSON, HTML, JSON_TYPE, type Link, withQuery } from './request.ts';
 
 export interface ItemsContext {
@@ -14,9 +13,10 @@ export interface ItemsContext {
 
 /**
  * The items answer (a GeoJSON FeatureCollection with `numberMatched`, `numberReturned`, `timeStamp` and
- * `self`/`alternate`/`next`/`prev`/`collection` links) as text pieces: the features are read with a
- * cursor a batch at a time and passed through as the database wrote them; the members after the
- * features follow once the page's first and last ids are known.
+ * `self`/`alternate`/`next`/`prev`/`collection` links) as text pieces: the page is one statement
+ * (`itemsQuery`) whose rows each carry the joined texts of up to 1,000 features as the database wrote
+ * them, passed through as they come (never re-joined here); the members after the features follow from
+ * the same rows' first and last ids and flags, and the count, read beside them.
  */
 export async function* itemsText(
   sql: Queryable,
@@ -29,39 +29,23 @@ export async function* itemsText(
   const matched = numberMatched(sql, ds, f);
   // Settled at once so a failure before it is awaited is not an unhandled rejection.
   matched.catch(() => undefined);
-  const batches = itemsQuery(sql, ds, f, page).cursor(BATCH_ROWS)[Symbol.asyncIterator]();
   let returned = 0;
   let firstId: number | undefined;
-  let lastId: number | undefined;
-  let more = false;
-  let done = false;
-  try {
-    yield '{"type":"FeatureCollection","features":[';
-    for (;;) {
-      const next = await withReadErrors(() => batches.next());
-      if (next.done) break;
-      const texts: string[] = [];
-      for (const row of next.value) {
-        if (returned === page.limit) {
-          more = true;
-          break;
-        }
-        texts.push(row.f as string);
-        const id = Number(row.id);
-        firstId ??= id;
-        lastId = id;
-        returned++;
-      }
-      if (texts.length) yield (returned > texts.length ? ',' : '') + texts.join(',');
+  let last: ItemsChunk | undefined;
+  yield '{"type":"FeatureCollection","features":[';
+  for await (const chunk of readItemsChunks(sql, ds, f, page)) {
+    if (chunk.f !== null) {
+      if (returned > 0) yield ',';
+      yield chunk.f;
     }
-    done = true;
-  } finally {
-    if (!done) await batches.return?.();
+    returned += chunk.n;
+    if (chunk.first !== null) firstId ??= Number(chunk.first);
+    last = chunk;
   }
-  if (page.before !== undefined)
-    more = lastId !== undefined && (await existsBeyond(sql, ds, f, lastId, 'above'));
-  const cursor = page.after !== undefined || page.before !== undefined;
-  const earlier = cursor && firstId !== undefined && (await existsBeyond(sql, ds, f, firstId, 'below'));
+  if (!last) throw new Error('items: the page statement returned no row');
+  const lastId = last.last === null ? undefined : Number(last.last);
+  const more = last.more;
+  const earlier = last.earlier;
   const items = `${ctx.collectionUrl}/items`;
   const current = { ...ctx.keep, after: page.after, before: page.before };
   const links: Link[] = [
