@@ -23,6 +23,9 @@ export default defineConfig({
         test: {
           name: 'unit',
           include: ['tests/unit/**/*.test.ts'],
+          // One file at a time: the package tests wait on one `serverless package` run (a lock), and two
+          // of them side by side would hold both workers while one packages.
+          fileParallelism: false,
           // Endpoint stacks create their pool (postgres.js connects only on a first query, which no unit
           // test makes); a port nothing listens on, so a query by mistake fails at once.
           env: { DATABASE_URL: 'postgres://unit@127.0.0.1:9/none', DB_DRIVER: 'postgres' },
