@@ -1,16 +1,15 @@
 import type { Queryable } from '#lib/db/index.ts';
-import { type Geodataset, sqlTable } from '#lib/geodatasets/catalog.ts';
+import type { Geodataset } from '#lib/geodatasets/catalog.ts';
 
 /**
  * A geodataset's queryables (docs/cql2.md, "Queryables"): what a filter may name, and what
  * `/api/ogc/collections/{name}/queryables` lists. Four come from the table itself: `id` (the feature's row
- * id), `geometry`, `start_time` and `end_time`. The others are the feature properties: the top-level keys of
- * the first `SAMPLE_ROWS` features (typed by the JSON type most of their values hold) and every field of
- * the catalog's field_stats (numbers, nested ones under their dotted path, with their minimum and maximum).
- * These four names win over a property of the same name.
+ * id), `geometry`, `start_time` and `end_time`. The others are the feature properties: the top-level keys
+ * the catalog counts on every write (`property_types`, lib/geodatasets/extents.ts: the same counts the
+ * items' `name=value` queryables come from), typed by the JSON type most of their values hold, and every
+ * field of the catalog's field_stats (numbers, nested ones under their dotted path, with their minimum and
+ * maximum). These four names win over a property of the same name.
  */
-
-export const SAMPLE_ROWS = 1000;
 
 export type QueryableType = 'integer' | 'number' | 'string' | 'boolean' | 'object' | 'array';
 export type QueryableRole = 'id' | 'primary-geometry' | 'primary-interval-start' | 'primary-interval-end';
@@ -46,7 +45,7 @@ const cache = new Map<string, Queryables>();
 
 /**
  * The queryables of `ds`, read once per dataset state in this function instance: every filtered request
- * and tile needs them, and the sample costs a query over up to `SAMPLE_ROWS` rows (docs/cql2.md).
+ * and tile needs them (docs/cql2.md).
  */
 export async function readQueryables(sql: Queryable, ds: Geodataset): Promise<Queryables> {
   const key = `${ds.id}:${ds.table}:${ds.version}`;
@@ -56,26 +55,19 @@ export async function readQueryables(sql: Queryable, ds: Geodataset): Promise<Qu
     cache.set(key, hit);
     return hit;
   }
-  const q = await sampleQueryables(sql, ds);
+  const q = await catalogQueryables(sql, ds);
   cache.set(key, q);
   if (cache.size > CACHE_SIZE) cache.delete(cache.keys().next().value as string);
   return q;
 }
 
-async function sampleQueryables(sql: Queryable, ds: Geodataset): Promise<Queryables> {
-  const props = ds.propertiesType === 'json' ? sql`properties::jsonb` : sql`properties`;
-  const rows = await sql`
-    select e.key, jsonb_typeof(e.value) as type, count(*)::int as n
-    from (select ${props} as p from ${sqlTable(sql, ds)} order by id limit ${SAMPLE_ROWS}::int) s,
-         lateral jsonb_each(case when jsonb_typeof(s.p) = 'object' then s.p else '{}'::jsonb end) e
-    where jsonb_typeof(e.value) <> 'null'
-    group by 1, 2`;
+async function catalogQueryables(sql: Queryable, ds: Geodataset): Promise<Queryables> {
+  const [row] = await sql`select property_types from geodatasets where id = ${ds.id}`;
   const counts = new Map<string, Map<string, number>>();
-  for (const r of rows) {
-    const byType = counts.get(r.key) ?? new Map<string, number>();
-    byType.set(r.type, Number(r.n));
-    counts.set(r.key, byType);
-  }
+  for (const [key, byType] of Object.entries(
+    (row?.property_types ?? {}) as Record<string, Record<string, number>>,
+  ))
+    counts.set(key, new Map(Object.entries(byType).map(([t, n]) => [t, Number(n)])));
   const out: Queryables = new Map();
   const names = [...counts.keys(), ...Object.keys(ds.fieldStats ?? {})].sort();
   for (const name of names) {
