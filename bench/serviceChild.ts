@@ -4,13 +4,14 @@ import { startService } from '../scripts/devServer.ts';
 const send = (m: unknown) => process.send?.(m);
 try {
   const svc = await startService(JSON.parse(process.argv[2]));
-  let sent = 0;
+  // The service keeps its last 5,000 lines: the parent gets that window whenever it changed.
+  let last = '';
   const flush = () => {
     const lines = svc.logLines();
-    // logLines keeps the last 5,000: after a trim, send what is new of them.
-    const fresh = lines.length >= sent ? lines.slice(sent) : lines;
-    sent = lines.length;
-    if (fresh.length) send({ type: 'log', lines: fresh });
+    const key = `${lines.length}:${lines.at(-1) ?? ''}`;
+    if (key === last) return;
+    last = key;
+    send({ type: 'log', lines });
   };
   const timer = setInterval(flush, 1000);
   const { pid: _p, logLines: _l, restart: _r, stop: _s, ...info } = svc;

@@ -21,7 +21,7 @@ const CHILD = fileURLToPath(new URL('./serviceChild.js', import.meta.url));
 
 export async function startServiceProcess(options: ServiceOptions): Promise<RunningService> {
   const child: ChildProcess = fork(CHILD, [JSON.stringify(options)], { stdio: 'inherit' });
-  const lines: string[] = [];
+  let lines: string[] = [];
   let pid: number | undefined;
   const next = (type: Message['type']) =>
     new Promise<Message>((ok, fail) => {
@@ -38,7 +38,7 @@ export async function startServiceProcess(options: ServiceOptions): Promise<Runn
       child.once('exit', onExit);
     });
   child.on('message', (m: Message) => {
-    if (m.type === 'log') lines.push(...m.lines);
+    if (m.type === 'log') lines = m.lines;
   });
   const ready = (await next('ready')) as Extract<Message, { type: 'ready' }>;
   pid = ready.info.pid;
