@@ -71,7 +71,10 @@ export async function buildOnce() {
   return Date.now() - started;
 }
 
-/** Everything a build reads: the sources of the bundles and pages, and what decides the dependencies. */
+/**
+ * Everything a build reads: the sources of the bundles and pages, the routes of serverless.yml (the
+ * OpenAPI document's `api-routes:all`, scripts/apiRoutes.mjs), and what decides the dependencies.
+ */
 const INPUTS = [
   'functions',
   'lib',
@@ -79,6 +82,8 @@ const INPUTS = [
   'bench',
   'web',
   'sql',
+  'serverless.yml',
+  'serverless',
   'package.json',
   'package-lock.json',
   'tsconfig.json',
