@@ -37,15 +37,27 @@ describe('an undeclared query parameter changes nothing', () => {
       for (const [name, p] of declaredProperties(schema.query))
         if (p.required) q.set(name, String(sample(p.schema as Record<string, unknown>)));
       const url = `${apiUrlLocal()}${path}?${q}`;
+      const withExtra = () => get(`${url}${q.size ? '&' : ''}_=${Date.now()}&undeclared_zz=1`);
       const [a, b] = [await get(url), await get(url)];
-      const extra = await get(`${url}${q.size ? '&' : ''}_=${Date.now()}&undeclared_zz=1`);
+      let extra = await withExtra();
       compared++;
-      const where = `GET ${r.path}: ${a.status} → ${extra.status} ${extra.text.slice(0, 160)}`;
-      if (extra.status >= 500) differ.push(where);
+      const where = () => `GET ${r.path}: ${a.status} → ${extra.status} ${extra.text.slice(0, 160)}`;
+      if (extra.status >= 500) differ.push(where());
       else if (extra.status === 400) continue;
-      else if (extra.status !== a.status) differ.push(where);
+      else if (extra.status !== a.status) differ.push(where());
       // A body that differs between two plain calls (a clock, a fresh id) is compared by status only.
-      else if (a.text === b.text && extra.text !== a.text) differ.push(`${where} (body differs)`);
+      else if (a.text === b.text && extra.text !== b.text) {
+        // Other test files change the shared database meanwhile (a new token, a new geodataset): the
+        // answer with the extra parameter must equal a plain answer next to it, in one of three tries.
+        let same = false;
+        for (let i = 0; i < 3 && !same; i++) {
+          const before = await get(url);
+          extra = await withExtra();
+          const after = await get(url);
+          same = extra.text === before.text || extra.text === after.text;
+        }
+        if (!same) differ.push(`${where()} (body differs)`);
+      }
     }
     console.log(`undeclared-input: ${compared} GET endpoints compared`);
     expect(compared).toBeGreaterThan(10);
