@@ -384,13 +384,18 @@ describe('geodatasets write routes', () => {
       ...admin(),
       body: fc([pt(1, 1, { w: 3 }), pt(1, 1, { w: '5' })]),
     });
-    await db.sql`update geodatasets set field_stats = null where name = ${name}`;
-    const res = await fetch(
-      `http://127.0.0.1:${inject('lambdaPort')}/2015-03-31/functions/mmgis-dev-jobRecomputeMissingStats/invocations`,
-      { method: 'POST', body: '{}' },
-    );
-    expect(res.status).toBe(200);
-    const out = (await res.json()) as { recomputed: string[] };
+    // Other test files run the same recompute (over every dataset without stats): in one of three tries,
+    // this invocation is the one that recomputes ours.
+    let out = { recomputed: [] as string[] };
+    for (let i = 0; i < 3 && !out.recomputed.includes(name); i++) {
+      await db.sql`update geodatasets set field_stats = null where name = ${name}`;
+      const res = await fetch(
+        `http://127.0.0.1:${inject('lambdaPort')}/2015-03-31/functions/mmgis-dev-jobRecomputeMissingStats/invocations`,
+        { method: 'POST', body: '{}' },
+      );
+      expect(res.status).toBe(200);
+      out = (await res.json()) as { recomputed: string[] };
+    }
     expect(out.recomputed).toContain(name);
     expect((await findDataset(db.sql, name))!.fieldStats).toEqual({
       w: { type: 'number', min: 3, max: 5, sum: 8, sumsq: 34, count: 2 },

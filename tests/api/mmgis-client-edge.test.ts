@@ -187,15 +187,19 @@ describe('MMGIS web client: the map (docs/contract.md, section 1)', () => {
 
   it('answers the same under /API/ and /api/; another spelling is an unknown route', async () => {
     const page = { base: apiUrl() };
-    const lower = await jquery('GET', '/api/configure/missions', {}, page);
-    const upper = await jquery('GET', '/API/configure/missions', {}, page);
-    const later = await jquery('GET', '/api/configure/missions', {}, page);
-    expect(lower.status).toBe(200);
-    expect(upper.status).toBe(200);
-    // Other test files add missions meanwhile: the /API answer lies between the two /api answers.
-    expect(upper.body.status).toBe(lower.body.status);
-    for (const m of lower.body.missions) expect(upper.body.missions).toContain(m);
-    for (const m of upper.body.missions) expect(later.body.missions).toContain(m);
+    // Other test files add and remove missions meanwhile: the /API answer must equal an /api answer next
+    // to it, in one of three tries.
+    let same = false;
+    for (let i = 0; i < 3 && !same; i++) {
+      const lower = await jquery('GET', '/api/configure/missions', {}, page);
+      const upper = await jquery('GET', '/API/configure/missions', {}, page);
+      const later = await jquery('GET', '/api/configure/missions', {}, page);
+      expect(lower.status).toBe(200);
+      expect(upper.status).toBe(200);
+      expect(upper.body.status).toBe('success');
+      same = upper.text === lower.text || upper.text === later.text;
+    }
+    expect(same).toBe(true);
     const layerGet = { layer, type: 'geojson' };
     const a = await jquery('GET', '/API/geodatasets/get', layerGet, page);
     const b = await jquery('GET', '/api/geodatasets/get', layerGet, page);

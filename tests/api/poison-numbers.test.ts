@@ -108,8 +108,13 @@ describe('poison numbers are skipped, never an error', () => {
     }
     const b = (await findDataset(db.sql, broken))!;
     await db.sql.unsafe(`drop table ${b.table}`);
-    await db.sql`update geodatasets set field_stats = null where name in (${broken}, ${later}, ${name})`;
-    const done = await recomputeMissingStats(db);
+    // Other test files run the hourly recompute too (over every dataset without stats): in one of three
+    // tries, this run is the one that recomputes ours, past the broken one.
+    let done = { recomputed: [] as string[], failed: [] as string[] };
+    for (let i = 0; i < 3 && !(done.recomputed.includes(name) && done.recomputed.includes(later)); i++) {
+      await db.sql`update geodatasets set field_stats = null where name in (${broken}, ${later}, ${name})`;
+      done = await recomputeMissingStats(db);
+    }
     expect(done.failed).toContain(broken);
     expect(done.recomputed).toEqual(expect.arrayContaining([name, later]));
     expect((await findDataset(db.sql, later))!.fieldStats).toEqual({

@@ -119,11 +119,16 @@ describe('WebSocket subscriptions, the older protocol (AUTH=none)', () => {
     const sql = getDb().sql;
     const ghost = `ghost${randomBytes(6).toString('hex')}`;
     const management = `http://127.0.0.1:${inject('websocketPort')}`;
-    // Recorded a minute ago: a connection whose `$connect` is still running is not dropped.
+    // Recorded a minute ago: a connection whose `$connect` is still running is not dropped. Subscribed in
+    // the same statement: a connection without subscriptions gets every change of other test files, and
+    // their push would find it gone (and delete it) before it subscribed.
     await sql`
-      insert into ws_connections (connection_id, endpoint, connected_at)
-      values (${ghost}, ${management}, now() - interval '1 minute')`;
-    await sql`insert into ws_subscriptions (connection_id, mission) values (${ghost}, ${mission})`;
+      with c as (
+        insert into ws_connections (connection_id, endpoint, connected_at)
+        values (${ghost}, ${management}, now() - interval '1 minute')
+        returning connection_id
+      )
+      insert into ws_subscriptions (connection_id, mission) select connection_id, ${mission}::text from c`;
     const client = await connect(port());
     await subscribed(client, mission);
     const res = await post('updateInitialView', { mission, latitude: 5, forceClientUpdate: true });
@@ -220,7 +225,9 @@ describe('Live updates the MMGIS client reads (AUTH=none)', () => {
       ],
     });
     const [a, b] = two.body.newlyAddedUUIDs.filter((n: any) => n.name !== 'C').map((n: any) => n.uuid);
-    const addTwo = await page.next((m) => m.info?.type === 'addLayer' && Array.isArray(m.info.layerName));
+    const addTwo = await page.next(
+      (m) => m.info?.type === 'addLayer' && m.body?.mission === mission && Array.isArray(m.info.layerName),
+    );
     expect(addTwo.info.layerName).toEqual([a, b]);
 
     await post('removeLayer', { mission, layerUUID: a, forceClientUpdate: true });

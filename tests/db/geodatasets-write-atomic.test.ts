@@ -25,6 +25,13 @@ async function snapshot(name: string) {
   return { ds, rows: rows.map((r) => ({ ...r })) };
 }
 
+/**
+ * The tables of one dataset (`gd_<id>_<generation>`) as a pattern. Not LIKE's `gd_<id>_%`: its `_` is any
+ * character, so dataset 12's pattern also counted the tables of datasets 120–129, 1200… that other test
+ * files create meanwhile.
+ */
+const tablesOf = (id: string | number) => `^gd_${id}_[0-9]+$`;
+
 const forced = (at: number) => (n: number) => {
   if (n === at) throw new Error(`forced failure after batch ${n}`);
 };
@@ -46,7 +53,7 @@ describe('atomicity', () => {
     });
     expect(await snapshot(name)).toEqual(before);
     const [orphans] =
-      await db.sql`select count(*)::int as n from pg_tables where tablename like ${`gd_${before.ds.id}_%`}`;
+      await db.sql`select count(*)::int as n from pg_tables where tablename ~ ${tablesOf(before.ds.id)}`;
     expect(orphans.n).toBe(1);
   }, 300_000);
 
@@ -257,13 +264,22 @@ describe('field_stats', () => {
       expect(widened[k].sum).toBeCloseTo(full[k].sum, 9);
       expect(widened[k].sumsq).toBeCloseTo(full[k].sumsq, 9);
     }
-    // a dataset without stats (older data): append leaves it absent, the schedule computes it
-    await db.sql`update geodatasets set field_stats = null where name = ${name}`;
-    await appendGeodataset(db, fc(vals(1)), { name });
-    expect((await findDataset(db.sql, name))!.fieldStats).toBeNull();
-    const done = await recomputeMissingStats(db);
+    // a dataset without stats (older data): append leaves it absent, the schedule computes it. Other test
+    // files run the schedule too (it recomputes every dataset without stats): in one of three tries, the
+    // stats stay absent after the append and this run is the one that computes them.
+    let appended = 0;
+    let absent = false;
+    let done = { recomputed: [] as string[], failed: [] as string[] };
+    for (let i = 0; i < 3 && !(absent && done.recomputed.includes(name)); i++) {
+      await db.sql`update geodatasets set field_stats = null where name = ${name}`;
+      await appendGeodataset(db, fc(vals(1)), { name });
+      appended++;
+      absent = (await findDataset(db.sql, name))!.fieldStats === null;
+      if (absent) done = await recomputeMissingStats(db);
+    }
+    expect(absent).toBe(true);
     expect(done.recomputed).toContain(name);
-    expect((await findDataset(db.sql, name))!.fieldStats!.a.count).toBe(200);
+    expect((await findDataset(db.sql, name))!.fieldStats!.a.count).toBe(150 + 50 * appended);
   });
 
   it('recompute reads json datasets and skips legacy rows whose properties are not objects', async () => {
@@ -358,7 +374,7 @@ describe('storage', () => {
     expect(await recreateGeodataset(db, fc([]), { name })).toEqual({ name, num_features: 0, added: 0 });
     expect((await findDataset(db.sql, name))!.version).toBe(ds.version + 2);
     const [tables] =
-      await db.sql`select count(*)::int as n from pg_tables where tablename like ${`gd_${ds.id}_%`}`;
+      await db.sql`select count(*)::int as n from pg_tables where tablename ~ ${tablesOf(ds.id)}`;
     expect(tables.n).toBe(1);
   });
 

@@ -267,10 +267,23 @@ describe('configure console in Chromium', () => {
       );
     expect(await entry()).toMatchObject({ properties_type: 'json' });
 
-    await page.getByRole('link', { name: 'GeoDatasets' }).click();
     const row = page.getByRole('row').filter({ hasText: name }).first();
-    await row.getByText('Field statistics').click();
-    await row.getByText('No numeric fields.').waitFor();
+    const absent = row.getByText('No numeric fields.');
+    const shown = row.getByRole('cell', { name: 'v', exact: true });
+    // Other test files run the scheduled recompute of missing statistics (every dataset without them):
+    // in one of three tries the page shows ours absent (else cleared again and the list loaded again).
+    for (let i = 0; i < 3; i++) {
+      if (i > 0) {
+        await getDb().sql`update geodatasets set field_stats = null where name = ${name}`;
+        await page.getByRole('link', { name: 'Missions' }).click();
+        await page.getByRole('heading', { name: 'Missions', exact: true }).waitFor();
+      }
+      await page.getByRole('link', { name: 'GeoDatasets' }).click();
+      await row.getByText('Field statistics').click();
+      await absent.or(shown).first().waitFor();
+      if (await absent.isVisible()) break;
+    }
+    expect(await absent.isVisible()).toBe(true);
     await row.getByRole('button', { name: 'Recompute statistics' }).click();
     await page
       .getByRole('status')
