@@ -78,7 +78,9 @@ export async function startDataApiStandIn(options: StandInOptions): Promise<Stan
       } as never,
     });
   // Statements outside transactions never wait behind open transactions (the service has no such queue).
-  const sql = connect(3);
+  // Ten, like the service's own pool (`DB_POOL_MAX`): with three, every test file's statements queued behind
+  // the slow ones of the others, and under load 25 WebSocket subscribes took over 20 s.
+  const sql = connect(10);
   const txPool = connect(10);
   const typeNames = new Map<number, string>();
   const typeName = async (oid: number) => {
