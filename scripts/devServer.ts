@@ -1,10 +1,11 @@
 import { type ChildProcess, spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type EmbeddedDatabase, freePort, startEmbedded } from '../lib/db/embedded/start.ts';
 import { createDb, parseDatabaseUrl } from '../lib/db/index.ts';
 import { migrate } from '../lib/db/migrate.ts';
+import { INCOMING_PREFIX, RESPONSES_PREFIX } from '../lib/uploads/s3.ts';
 import { dataApiEnv } from './dataApiStandIn.ts';
 import { type SharedPort, startSharedPort } from './sharedPort.ts';
 
@@ -147,6 +148,20 @@ function portEnv(p: ServicePorts): Record<string, string> {
 }
 
 /**
+ * The S3 stand-in (s3rver's file store) removes a key's folder when a delete leaves it empty, and a PUT
+ * into that folder at the same moment, past its `mkdirp`, fails with a 500 (ENOENT): two uploads, or an
+ * ingest's delete beside another upload. A file that is no object (s3rver lists only its `._S3rver_object`
+ * files) keeps the folders of our two prefixes (lib/uploads/s3.ts) from emptying.
+ */
+function keepPrefixFolders(s3Dir: string, bucket: string): void {
+  for (const prefix of [INCOMING_PREFIX, RESPONSES_PREFIX]) {
+    const folder = join(s3Dir, bucket, prefix);
+    mkdirSync(folder, { recursive: true });
+    writeFileSync(join(folder, '.keep'), '');
+  }
+}
+
+/**
  * Starts the whole API: the database, migrations, then `serverless offline` (its own process group, so
  * stopping it stops its workers too). Used by `npm start` and by the API tests' global setup.
  */
@@ -155,6 +170,7 @@ export async function startService(options: ServiceOptions = {}): Promise<Runnin
   const inProcess = (options.env?.OFFLINE_IN_PROCESS ?? process.env.OFFLINE_IN_PROCESS) !== 'false';
   let ports = await choosePorts(options);
   const s3Dir = options.s3Dir ?? mkdtempSync(join(tmpdir(), 'mmgis-s3-'));
+  keepPrefixFolders(s3Dir, options.env?.UPLOAD_BUCKET ?? process.env.UPLOAD_BUCKET ?? 'mmgis-dev-uploads');
   // DB_DRIVER=data-api without DB_CLUSTER_ARN: the functions reach the database through the Data API stand-in.
   const dataApi = await dataApiEnv({ ...process.env, ...options.env }, databaseUrl);
   const env = {
