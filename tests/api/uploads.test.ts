@@ -265,3 +265,25 @@ describe('uploads: presign → PUT → ObjectCreated → ingest job', () => {
     expect(await findDataset(db.sql, name)).toBeUndefined();
   });
 });
+
+describe('the local S3 stand-in', () => {
+  it('takes a PUT into a folder while a delete empties that folder (scripts/devServer.ts)', async () => {
+    // s3rver removes a folder that a delete leaves empty; a PUT into it at that moment failed with 500, or
+    // took its process down. Each round: one object in the folder, then its delete beside a new PUT.
+    const u = await requestUpload({ name: uniqueName('upl_s3race') });
+    process.env.S3_ENDPOINT = inject('s3Endpoint');
+    process.env.UPLOAD_BUCKET = bucketKey(u.upload.url).bucket;
+    const { deleteObject, presignPut, RESPONSES_PREFIX, requireBucket } = await import('#lib/uploads/s3.ts');
+    const put = async (key: string, body: string) =>
+      (await putFile((await presignPut(key, 60)).url, body)).status;
+    const tag = uniqueName('race');
+    for (let i = 0; i < 30; i++) {
+      const [a, b] = [`${RESPONSES_PREFIX}${tag}-a${i}`, `${RESPONSES_PREFIX}${tag}-b${i}`];
+      expect(await put(a, 'a')).toBe(200);
+      const [, status] = await Promise.all([deleteObject(requireBucket(), a), put(b, 'b'.repeat(1000))]);
+      expect(status, `round ${i}`).toBe(200);
+      await deleteObject(requireBucket(), b);
+    }
+    expect((await call('GET', '/api/ogc/conformance')).status).toBe(200);
+  });
+});
