@@ -3,6 +3,7 @@
  * service's resident memory (summed over its process group) and of open database connections.
  */
 import { readdirSync, readFileSync } from 'node:fs';
+import { type HttpInit, request } from './httpClient.ts';
 
 export class RouteStats {
   readonly ms: number[] = [];
@@ -15,7 +16,7 @@ export class RouteStats {
     this.statuses.set(k, (this.statuses.get(k) ?? 0) + 1);
   }
 
-  /** Responses outside 2xx/304, by status (`ERR` for a failed fetch). */
+  /** Responses outside 2xx/304, by status (`ERR` for a failed request). */
   errors(): Record<string, number> {
     const out: Record<string, number> = {};
     for (const [k, n] of this.statuses) if (!/^2\d\d$|^304$/.test(k)) out[k] = n;
@@ -35,18 +36,17 @@ export class RouteStats {
   }
 }
 
-/** Times one HTTP request into `stats`; resolves with the response (null when the fetch itself failed). */
+/** Times one HTTP request (bench/httpClient.ts) into `stats`; resolves with the answer (null when the request itself failed). */
 export async function timedFetch(
   stats: RouteStats,
   url: string,
-  init?: RequestInit,
+  init?: HttpInit,
 ): Promise<{ status: number; body: Buffer } | null> {
   const t0 = performance.now();
   try {
-    const res = await fetch(url, init);
-    const body = Buffer.from(await res.arrayBuffer());
+    const res = await request(url, init);
     stats.add(performance.now() - t0, res.status);
-    return { status: res.status, body };
+    return { status: res.status, body: res.body };
   } catch {
     stats.add(performance.now() - t0, 'ERR');
     return null;
