@@ -13,7 +13,8 @@ import http from 'node:http';
 import { promisify } from 'node:util';
 import zlib from 'node:zlib';
 
-const agent = new http.Agent({ keepAlive: true, maxSockets: 256 });
+const MAX_SOCKETS = 256;
+const agent = new http.Agent({ keepAlive: true, maxSockets: MAX_SOCKETS });
 
 const decoders: Record<string, (b: Buffer) => Promise<Buffer>> = {
   gzip: promisify(zlib.gunzip),
@@ -33,8 +34,24 @@ export interface HttpInit {
   body?: string;
 }
 
-/** One request; resolves with the status, the headers and the whole (decompressed) body. */
-export function request(url: string, init: HttpInit = {}): Promise<HttpAnswer> {
+/**
+ * One request; resolves with the status, the headers and the whole (decompressed) body. A request sent on
+ * a kept-alive connection that the server closed meanwhile (its idle timeout) is sent again, as Node's
+ * documentation advises and as browsers do.
+ */
+export async function request(url: string, init: HttpInit = {}): Promise<HttpAnswer> {
+  // Every idle connection of the pool may have been closed: each failed try discards one.
+  for (let tries = 1; ; tries++) {
+    try {
+      return await once(url, init);
+    } catch (e) {
+      const err = e as NodeJS.ErrnoException & { reusedSocket?: boolean };
+      if (!(err.reusedSocket && err.code === 'ECONNRESET') || tries > MAX_SOCKETS) throw e;
+    }
+  }
+}
+
+function once(url: string, init: HttpInit): Promise<HttpAnswer> {
   return new Promise((resolve, reject) => {
     const body = init.body === undefined ? undefined : Buffer.from(init.body);
     const req = http.request(
@@ -61,7 +78,10 @@ export function request(url: string, init: HttpInit = {}): Promise<HttpAnswer> {
         });
       },
     );
-    req.on('error', reject);
+    req.on('error', (e: NodeJS.ErrnoException & { reusedSocket?: boolean }) => {
+      e.reusedSocket = req.reusedSocket;
+      reject(e);
+    });
     req.end(body);
   });
 }
