@@ -15,7 +15,7 @@
 import { createDb, type Db } from '../lib/db/index.ts';
 import { recreateGeodataset } from '../lib/geodatasets/write/write.ts';
 import { CLUSTER, featureCollectionText, points, random } from './data.ts';
-import { groupRss, peakSampler, RouteStats, table, timedFetch } from './loadMetrics.ts';
+import { groupRss, peakSampler, RouteStats, table, timedRequest } from './loadMetrics.ts';
 import { adminToken, embeddedTarget, post, serverTarget, type Target } from './loadTargets.ts';
 import { burstSqlAlone, floorRate, z12Ratio, z12ViewRatio } from './loadTiles.ts';
 import { tileAt } from './readTiles.ts';
@@ -77,7 +77,7 @@ async function mix(t: Target, seconds: number) {
     for (let k = 0; running(); k++) {
       await Promise.all(
         burstTiles(k).map(({ z, x, y }) =>
-          timedFetch(routes.tile, `${base}/api/geodatasets/get?layer=${LAYER}&type=mvt&z=${z}&x=${x}&y=${y}`),
+          timedRequest(routes.tile, `${base}/api/geodatasets/get?layer=${LAYER}&type=mvt&z=${z}&x=${x}&y=${y}`),
         ),
       );
       await pause(100);
@@ -90,14 +90,14 @@ async function mix(t: Target, seconds: number) {
       const cy = CLUSTER.lat + (r() - 0.5);
       const box = `minx=${cx - w}&miny=${cy - w}&maxx=${cx + w}&maxy=${cy + w}`;
       const q = `${base}/api/geodatasets/get?layer=${LAYER}&type=geojson&${box}`;
-      if (k % 3 === 0) await timedFetch(routes.bbox, q);
-      else if (k % 3 === 1) await timedFetch(routes.stats, `${q}&stats=f,n`);
-      else await timedFetch(routes.filters, `${q}&filters=n+>+number+500000&stats=f&limit=1000`);
+      if (k % 3 === 0) await timedRequest(routes.bbox, q);
+      else if (k % 3 === 1) await timedRequest(routes.stats, `${q}&stats=f,n`);
+      else await timedRequest(routes.filters, `${q}&filters=n+>+number+500000&stats=f&limit=1000`);
     }
   };
   const configure = async () => {
     while (running()) {
-      await timedFetch(routes.configure, `${base}/api/configure/get?mission=${MISSION}`);
+      await timedRequest(routes.configure, `${base}/api/configure/get?mission=${MISSION}`);
       await pause(50);
     }
   };
@@ -112,7 +112,7 @@ async function mix(t: Target, seconds: number) {
         },
         properties: { ...f.properties, lb: batch, li: i },
       }));
-      const res = await timedFetch(routes.append, `${base}/api/geodatasets/append/${LAYER}`, {
+      const res = await timedRequest(routes.append, `${base}/api/geodatasets/append/${LAYER}`, {
         method: 'POST',
         headers: { 'content-type': 'application/json', ...auth },
         body: JSON.stringify({ type: 'FeatureCollection', features: feats }),
@@ -123,7 +123,7 @@ async function mix(t: Target, seconds: number) {
   };
   const addLayers = async () => {
     for (let k = 0; running(); k++) {
-      await timedFetch(routes.addLayer, `${base}/api/configure/addLayer`, {
+      await timedRequest(routes.addLayer, `${base}/api/configure/addLayer`, {
         method: 'POST',
         headers: { 'content-type': 'application/json', ...auth },
         body: JSON.stringify({
@@ -168,7 +168,7 @@ async function run(t: Target, seconds: number, count: number) {
   const w0 = performance.now();
   await Promise.all(
     burstTiles(2).map(({ z, x, y }) =>
-      timedFetch(cold, `${t.svc.url}/api/geodatasets/get?layer=${LAYER}&type=mvt&z=${z}&x=${x}&y=${y}`),
+      timedRequest(cold, `${t.svc.url}/api/geodatasets/get?layer=${LAYER}&type=mvt&z=${z}&x=${x}&y=${y}`),
     ),
   );
   const coldMs = performance.now() - w0;

@@ -37,7 +37,7 @@ export class RouteStats {
 }
 
 /** Times one HTTP request (bench/httpClient.ts) into `stats`; resolves with the answer (null when the request itself failed). */
-export async function timedFetch(
+export async function timedRequest(
   stats: RouteStats,
   url: string,
   init?: HttpInit,

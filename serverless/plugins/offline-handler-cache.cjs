@@ -7,9 +7,10 @@
 // `UserFunction.load(servicePath, handler)` on every invocation. Each call probes the file system for the
 // handler's module (`existsSync` of the path without an extension, with `.js`, and of every `package.json`
 // from the handler's folder up to the project's, whose text it reads and parses to learn the module type),
-// then imports the module, which Node has cached since the first call. At the floor of `bench:load` that
-// lookup was about an eighth of the service process's CPU; a Lambda runtime loads the handler once, when
-// the instance starts.
+// then imports the module, which Node has cached since the first call. In a profile of the service
+// answering a request without database work at 8 clients, that lookup was about an eighth of its CPU; a
+// Lambda runtime loads the handler once, when the instance starts. (Worker-thread mode,
+// OFFLINE_IN_PROCESS=false, runs its own runner and is left as it is.)
 //
 // The in-process runner imports `load` lazily, at the first invocation, from that CommonJS file. This plugin
 // requires the same file first (Node's module cache then holds it) and replaces its `load` export with one
