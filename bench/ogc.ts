@@ -4,11 +4,12 @@
  * 200,000 points, through the local service (serverless-offline):
  * - items pages of 1,000 features over HTTP (following the next links, and one deep page) against the
  *   same SQL alone (`readItemsChunks`: the statement the handler sends, through the driver with the same
- *   cursor, its rows the texts the handler answers). The HTTP time ends when the client holds the
- *   answer's bytes (`arrayBuffer`); the client's decoding and JSON.parse are timed apart and reported on
+ *   cursor, its rows the texts the handler answers). The pages are asked as a browser asks them
+ *   (bench/httpClient.ts: `node:http`, keep-alive, `Accept-Encoding`); the HTTP time ends when the client
+ *   holds the answer's bytes; the client's decoding and JSON.parse are timed apart and reported on
  *   their own row, as they are no cost of the service (the walk of pages of 10,000 includes them);
  * - a full copy of the layer by GDAL (`ogr2ogr` to a GeoPackage, pages of 10,000) against
- *   `GET /api/geodatasets/get` of the whole layer (303 to the S3 stand-in, followed), with where GDAL's
+ *   `GET /api/geodatasets/get` of the whole layer (by `fetch`, which follows the 303 to the S3 stand-in), with where GDAL's
  *   time goes: the same read into GDAL's Memory driver (nothing written), and GDAL reading the whole
  *   layer's GeoJSON from a local file (its own parse, no HTTP).
  */
@@ -26,6 +27,7 @@ import { CRS84 } from '../lib/ogc/crs.ts';
 import { readItemsChunks } from '../lib/ogc/items.ts';
 import { prepareDatabase } from '../scripts/devServer.ts';
 import { featureCollectionText, points } from './data.ts';
+import { request } from './httpClient.ts';
 import { startServiceProcess } from './serviceProcess.ts';
 
 const N_POINTS = Number(process.env.BENCH_POINTS) || 200_000;
@@ -62,15 +64,15 @@ async function sqlPage(db: Db, after: number): Promise<{ ms: number; last: numbe
 }
 
 /**
- * One page over HTTP: `ms` until the client holds the answer's bytes (`arrayBuffer`), `parseMs` for the
- * client's own decoding and JSON.parse of them, reported apart (it is no cost of the service).
+ * One page over HTTP (bench/httpClient.ts, as a browser asks): `ms` until the client holds the answer's
+ * bytes, `parseMs` for the client's own decoding and JSON.parse of them, reported apart (it is no cost of
+ * the service).
  */
 async function httpPage(url: string): Promise<{ ms: number; parseMs: number; next?: string; n: number }> {
   const t0 = performance.now();
-  const res = await fetch(url);
-  const bytes = await res.arrayBuffer();
+  const res = await request(url);
   const t1 = performance.now();
-  const body = JSON.parse(new TextDecoder().decode(bytes));
+  const body = JSON.parse(res.body.toString('utf8'));
   const parseMs = performance.now() - t1;
   if (res.status !== 200) throw new Error(`HTTP ${res.status}`);
   return {
@@ -132,10 +134,9 @@ async function main() {
     const get: number[] = [];
     for (let i = 0; i < PAGES; i++) {
       t0 = performance.now();
-      const res = await fetch(
+      await request(
         `${service.url}/api/geodatasets/get?layer=${LAYER}&type=geojson&limit=1000&offset=${i * 1000}`,
       );
-      await res.arrayBuffer();
       get.push(performance.now() - t0);
     }
     console.log('\ncase | SQL alone ms | HTTP ms (bytes received) | ratio');
@@ -205,7 +206,7 @@ async function main() {
       `GET /api/geodatasets/get whole layer (303 followed) | ${getMs.toFixed(0)} | ${(bytes / 1048576).toFixed(1)} MB GeoJSON`,
     );
     console.log(
-      `OGC items, ${pages} pages of 10,000 by next links (fetch and JSON.parse, no GDAL) | ${walkMs.toFixed(0)} |`,
+      `OGC items, ${pages} pages of 10,000 by next links (HTTP and JSON.parse, no GDAL) | ${walkMs.toFixed(0)} |`,
     );
     console.log(
       `ogr2ogr OAPIF → Memory (GDAL reads the same pages, writes nothing) | ${readMs.toFixed(0)} |`,
