@@ -200,7 +200,7 @@ async function run(t: Target, seconds: number, count: number) {
     burstTiles,
   );
   console.log(`
-- 5xx (and failed fetches): ${total5xx} (target 0)
+- 5xx (and failed requests): ${total5xx} (target 0)
 - appended batches: ${appended.length} × 1,000 features; lost (not readable at the end): ${lost} (target 0)
 - peak database connections (sampled every 250 ms): ${peakConnections} (target ≤ 20 on the server)
 - service peak RSS (serverless-offline process group): ${(peakRss / 1048576).toFixed(0)} MB
