@@ -77,7 +77,10 @@ async function mix(t: Target, seconds: number) {
     for (let k = 0; running(); k++) {
       await Promise.all(
         burstTiles(k).map(({ z, x, y }) =>
-          timedRequest(routes.tile, `${base}/api/geodatasets/get?layer=${LAYER}&type=mvt&z=${z}&x=${x}&y=${y}`),
+          timedRequest(
+            routes.tile,
+            `${base}/api/geodatasets/get?layer=${LAYER}&type=mvt&z=${z}&x=${x}&y=${y}`,
+          ),
         ),
       );
       await pause(100);
