@@ -1,4 +1,5 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
+import { processWide } from '#lib/processWide.ts';
 import { envText } from '#lib/settings.ts';
 
 /**
@@ -8,7 +9,10 @@ import { envText } from '#lib/settings.ts';
  * async context (`withLogContext`), so requests served at once by one process (`npm start` runs every
  * function in one process) keep their own keys.
  */
-const current = new AsyncLocalStorage<Record<string, unknown>>();
+const current = processWide(
+  Symbol.for('mmgis-serverless.log.context'),
+  () => new AsyncLocalStorage<Record<string, unknown>>(),
+);
 /** Keys appended outside any `withLogContext` (scripts, jobs). */
 let outside: Record<string, unknown> = {};
 

@@ -1,4 +1,5 @@
 import postgres from 'postgres';
+import { processWide } from '#lib/processWide.ts';
 import { envNumber, envText } from '#lib/settings.ts';
 import { createDataApiDb, dataApiConfigFromEnv } from './dataApi/index.ts';
 import { insertRows } from './insertRows.ts';
@@ -168,10 +169,7 @@ export function parseDatabaseUrl(given: string): { url: string; embedded: boolea
  * `globalThis`: the process holds at most `DB_POOL_MAX` connections per settings, however many functions
  * run (docs/connections.md).
  */
-const POOLS = Symbol.for('mmgis-serverless.db.pools');
-const holder = globalThis as Record<symbol, Map<string, Db> | undefined>;
-holder[POOLS] ??= new Map<string, Db>();
-const pools = holder[POOLS];
+const pools = processWide(Symbol.for('mmgis-serverless.db.pools'), () => new Map<string, Db>());
 
 function poolKey(): string {
   return ['DB_DRIVER', 'DATABASE_URL', 'STATEMENT_TIMEOUT_MS', 'DB_POOL_MAX', 'DB_PREPARE', 'DB_CLUSTER_ARN']

@@ -1,4 +1,5 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
+import { processWide } from '#lib/processWide.ts';
 
 /**
  * Whether any statement of a request may have reached the database (docs/connections.md): a handler is
@@ -51,7 +52,15 @@ export class StatementLog {
   }
 }
 
-const current = new AsyncLocalStorage<StatementLog>();
+/**
+ * One per process, shared by every bundle's copy of this module (lib/processWide.ts): under `npm start` a
+ * pool made by one function's bundle serves the others' requests, and its `followQueries` must find the
+ * log of whichever request is running.
+ */
+const current = processWide(
+  Symbol.for('mmgis-serverless.db.statementLog'),
+  () => new AsyncLocalStorage<StatementLog>(),
+);
 
 /** For the Data API driver: see `StatementLog.sending` (a no-op outside a request). */
 export function statementSending(): { notRun(): void } {
