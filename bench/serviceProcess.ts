@@ -1,9 +1,9 @@
 /**
  * The service in a process of its own, as `npm start` runs it (scripts/start.mjs): serverless-offline in
- * its child, and the public port's front (scripts/sharedPort.ts) in this separate process, not in the
- * bench's. A bench that called `startService` itself would host that front on its own event loop, beside
- * its load generator, and so measure a hop that competes with its clients: a browser's requests never
- * share a thread with the service's front (docs/benchmarks.md).
+ * its child, and `startService`'s supervision (reading the child's output, restarting it) in this separate
+ * process, not in the bench's. A bench that called `startService` itself would do that work on its own
+ * event loop, beside its load generator: a browser's requests never share a thread with the service's
+ * supervisor (docs/benchmarks.md).
  */
 import { type ChildProcess, fork } from 'node:child_process';
 import { fileURLToPath } from 'node:url';

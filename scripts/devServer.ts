@@ -7,13 +7,12 @@ import { createDb, parseDatabaseUrl } from '../lib/db/index.ts';
 import { migrate } from '../lib/db/migrate.ts';
 import { INCOMING_PREFIX, RESPONSES_PREFIX } from '../lib/uploads/s3.ts';
 import { dataApiEnv } from './dataApiStandIn.ts';
-import { type SharedPort, startSharedPort } from './sharedPort.ts';
 
 export interface ServiceOptions {
   port?: number;
   /**
    * serverless-offline's own WebSocket port (default: a free port). Clients use `port`: the WebSocket
-   * answers there too (scripts/sharedPort.ts).
+   * answers there too (serverless/plugins/offline-websocket-on-http-port.cjs).
    */
   websocketPort?: number;
   /** A PostgreSQL/PostGIS server; without it the embedded database under `dataDir` is started. */
@@ -34,8 +33,6 @@ export interface RunningService {
   databaseUrl: string;
   embedded: boolean;
   lambdaPort: number;
-  /** serverless-offline's own HTTP port behind `url` (scripts/sharedPort.ts). */
-  offlineHttpPort: number;
   /** serverless-offline's own WebSocket port (its `@connections` management API); clients use `url`'s port. */
   websocketPort: number;
   /** The S3 stand-in (serverless-s3-local) of this service. */
@@ -114,10 +111,8 @@ async function waitForHttp(
 }
 
 interface ServicePorts {
-  /** The public port: HTTP and WebSocket (scripts/sharedPort.ts). */
+  /** The public port: serverless-offline's HTTP port, where WebSocket handshakes are answered too. */
   port: number;
-  /** serverless-offline's HTTP port behind it. */
-  httpPort: number;
   lambdaPort: number;
   websocketPort: number;
   s3Port: number;
@@ -127,7 +122,6 @@ interface ServicePorts {
 async function choosePorts(options: ServiceOptions): Promise<ServicePorts> {
   return {
     port: options.port ?? (await freePort()),
-    httpPort: await freePort(),
     lambdaPort: await freePort(),
     websocketPort: options.websocketPort ?? (await freePort()),
     s3Port: options.s3Port ?? (await freePort()),
@@ -137,7 +131,6 @@ async function choosePorts(options: ServiceOptions): Promise<ServicePorts> {
 function portEnv(p: ServicePorts): Record<string, string> {
   return {
     PORT: String(p.port),
-    OFFLINE_HTTP_PORT: String(p.httpPort),
     LAMBDA_PORT: String(p.lambdaPort),
     WEBSOCKET_PORT: String(p.websocketPort),
     LAMBDA_ENDPOINT: `http://127.0.0.1:${p.lambdaPort}`,
@@ -209,16 +202,7 @@ export async function startService(options: ServiceOptions = {}): Promise<Runnin
     }
     return null;
   };
-  let front: SharedPort | null = null;
   const launch = async () => {
-    front ??= await startSharedPort({
-      port: ports.port,
-      host: '127.0.0.1',
-      httpPort: ports.httpPort,
-      websocketPort: ports.websocketPort,
-    }).catch((e) => {
-      throw e?.code === 'EADDRINUSE' ? new PortTakenError(ports.port) : e;
-    });
     child = spawn(process.execPath, OFFLINE_ARGS, {
       detached: true,
       stdio: ['ignore', 'pipe', 'pipe'],
@@ -254,8 +238,6 @@ export async function startService(options: ServiceOptions = {}): Promise<Runnin
       } catch (e) {
         if (!(e instanceof PortTakenError)) throw e;
         await kill();
-        await front?.close();
-        front = null;
         const named = [options.port, options.websocketPort, options.s3Port].includes(e.port);
         if (named || attempt === 3) throw e;
         lines.length = 0;
@@ -301,7 +283,6 @@ export async function startService(options: ServiceOptions = {}): Promise<Runnin
   };
   const stop = async () => {
     await kill();
-    await front?.close();
     await dataApi?.stop();
     await embedded?.stop();
     if (!options.s3Dir) rmSync(s3Dir, { recursive: true, force: true });
@@ -320,7 +301,6 @@ export async function startService(options: ServiceOptions = {}): Promise<Runnin
     databaseUrl,
     embedded: !!embedded,
     lambdaPort: ports.lambdaPort,
-    offlineHttpPort: ports.httpPort,
     websocketPort: ports.websocketPort,
     s3Endpoint: `http://127.0.0.1:${ports.s3Port}`,
     pid: () => child.pid,
