@@ -1,3 +1,5 @@
+import { Agent as HttpAgent } from 'node:http';
+import { Agent as HttpsAgent } from 'node:https';
 import {
   BeginTransactionCommand,
   CommitTransactionCommand,
@@ -23,6 +25,8 @@ export interface DataApiConfig {
   /** The service's limits (1 MiB per response, 64 KB per row); lower only to test the oversize path. */
   maxResponseBytes?: number;
   maxRowBytes?: number;
+  /** `IDLE_CONNECTION_MS`; lower only in a test. */
+  idleConnectionMs?: number;
 }
 
 export interface Result {
@@ -65,12 +69,45 @@ function toError(e: unknown): Error {
   return new DataApiError(kind, text, code, e);
 }
 
+/**
+ * A kept-alive connection idle this long (wall clock) is closed before the next call instead of reused.
+ * The server may be closing it at that very moment (Node's default keep-alive is 5 s; the agent's own
+ * timer, which honours the server's `Keep-Alive: timeout=` hint, fires late or not at all while the event
+ * loop is blocked or the Lambda instance frozen). A call written into a connection the server closes fails
+ * with a reset, which for a write leaves its outcome unknown (lib/db/dataApi/retries.ts), though the
+ * service never received it.
+ */
+export const IDLE_CONNECTION_MS = 3000;
+
+/** A kept-alive agent that notes when each of its connections became idle. */
+function idleNotingAgent<A extends HttpAgent>(agent: A, idleSince: WeakMap<object, number>): A {
+  agent.on('free', (socket) => idleSince.set(socket, Date.now()));
+  return agent;
+}
+
+/** Closes the agent's connections idle for more than `ms`. */
+function closeIdle(agent: HttpAgent, idleSince: WeakMap<object, number>, ms: number): void {
+  const now = Date.now();
+  for (const sockets of Object.values(agent.freeSockets)) {
+    for (const socket of sockets ?? []) {
+      if (now - (idleSince.get(socket) ?? 0) > ms) socket.destroy();
+    }
+  }
+}
+
 /** One process's Data API client; every call names the cluster, the secret and the database. */
 export class DataApiClient {
   readonly client: RDSDataClient;
   calls = 0;
+  /** When each kept-alive connection became idle (`Date.now()`). */
+  private readonly idleSince = new WeakMap<object, number>();
+  private readonly agents = [
+    idleNotingAgent(new HttpAgent({ keepAlive: true }), this.idleSince),
+    idleNotingAgent(new HttpsAgent({ keepAlive: true }), this.idleSince),
+  ];
   constructor(readonly config: DataApiConfig) {
     this.client = new RDSDataClient({
+      requestHandler: { httpAgent: this.agents[0], httpsAgent: this.agents[1] },
       region: config.region ?? envText('AWS_REGION') ?? 'us-east-1',
       // The local stand-in checks no signature; on AWS the function's role signs.
       ...(config.endpoint
@@ -105,6 +142,8 @@ export class DataApiClient {
     runsStatement: boolean,
   ): Promise<T> {
     this.calls++;
+    const idleMs = this.config.idleConnectionMs ?? IDLE_CONNECTION_MS;
+    for (const agent of this.agents) closeIdle(agent, this.idleSince, idleMs);
     try {
       return await withRetries(async () => {
         const sent = runsStatement ? statementSending() : undefined;
