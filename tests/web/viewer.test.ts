@@ -135,6 +135,10 @@ describe('map viewer in Chromium', () => {
     expect(await popup.textContent()).toContain('Areas');
     await keepScreenshot(page, 'viewer-popup');
 
+    // The page's WebSocket is open (its $connect stored), so the push below reaches it.
+    await page.waitForFunction(() => performance.getEntriesByName('mmgis:live').length > 0, null, {
+      timeout: 30_000,
+    });
     const add = await call('POST', '/api/configure/addLayer', {
       token: adminToken(),
       body: {
@@ -144,7 +148,7 @@ describe('map viewer in Chromium', () => {
       },
     });
     expect(add.status, add.text).toBe(200);
-    await page.getByRole('checkbox', { name: 'Pushed layer' }).waitFor({ timeout: 15_000 });
+    await page.getByRole('checkbox', { name: 'Pushed layer' }).waitFor({ timeout: 30_000 });
     expect(errors).toEqual([]);
   });
 

@@ -145,7 +145,11 @@ function subscribe(name: string) {
     return;
   }
   socket = new WebSocket(url);
-  socket.onopen = () => socket?.send(JSON.stringify({ action: 'subscribe', mission }));
+  socket.onopen = () => {
+    // Tests wait for it: from here on, a pushed change reaches this page.
+    performance.mark('mmgis:live');
+    socket?.send(JSON.stringify({ action: 'subscribe', mission }));
+  };
   socket.onmessage = (m) => {
     let msg: { type?: string; mission?: string; forceClientUpdate?: boolean };
     try {
