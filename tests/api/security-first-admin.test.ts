@@ -1,15 +1,11 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { describe, expect, inject, it } from 'vitest';
-import { packageService } from '../fixtures/packageService.ts';
 import { adminCookie, call, login, uniqueName } from '../helpers.ts';
 
 /**
  * The attack: on a fresh deployment (AUTH defaulted to none), an anonymous users/signup made before
  * first_signup meant the deployment could never get an administrator, since first_signup checked "no
  * user". Now first_signup works while no administrator exists, an anonymous signup is refused until one
- * does, and packaging without an explicit AUTH fails (docs/auth.md, docs/deploying.md). The suite's
+ * does (docs/auth.md); packaging without an explicit AUTH fails (tests/unit/package-no-auth.test.ts). The suite's
  * global setup (tests/setup/global.ts) made the pre-admin state: an account made before any admin, an
  * anonymous signup, then the racing first_signup calls.
  */
@@ -43,23 +39,4 @@ describe('the first administrator cannot be pre-empted', () => {
     });
     expect(r.status, r.text).toBe(201);
   });
-});
-
-describe('packaging without an explicit AUTH', () => {
-  it('fails for a deployed stage, naming the choices', async () => {
-    const out = mkdtempSync(join(tmpdir(), 'sls-no-auth-'));
-    try {
-      const failed = await packageService(out, [], { CORS_ORIGINS: '' }).then(
-        () => null,
-        (e: { stdout?: string; stderr?: string; message: string }) =>
-          `${e.message}\n${e.stdout ?? ''}\n${e.stderr ?? ''}`,
-      );
-      expect(failed).not.toBeNull();
-      expect(failed).toMatch(/AUTH is not set for stage 'dev'/);
-      expect(failed).toMatch(/AUTH=local/);
-      expect(failed).toMatch(/AUTH=none/);
-    } finally {
-      rmSync(out, { recursive: true, force: true });
-    }
-  }, 300_000);
 });
