@@ -10,26 +10,24 @@ import { uploadBucket } from './bucket.ts';
  * `S3_SECRET_ACCESS_KEY` override). Checksums only when an operation requires them: with the SDK's default
  * (`WHEN_SUPPORTED`) a presigned PUT would carry a CRC32 of an empty body that a client's upload cannot match.
  */
-let client: S3Client | undefined;
+const clients = new Map<string, S3Client>();
 
+/** The client for the current settings, made once per settings (a Lambda's never change; a test's may). */
 export function s3(): S3Client {
-  if (client) return client;
   const endpoint = envText('S3_ENDPOINT');
+  const region = envText('AWS_REGION') ?? 'us-east-1';
+  const accessKeyId = envText('S3_ACCESS_KEY_ID') ?? 'S3RVER';
+  const secretAccessKey = envText('S3_SECRET_ACCESS_KEY') ?? 'S3RVER';
+  const key = [endpoint ?? '', region, accessKeyId, secretAccessKey].join('\n');
+  let client = clients.get(key);
+  if (client) return client;
   client = new S3Client({
-    region: envText('AWS_REGION') ?? 'us-east-1',
+    region,
     requestChecksumCalculation: 'WHEN_REQUIRED',
     responseChecksumValidation: 'WHEN_REQUIRED',
-    ...(endpoint
-      ? {
-          endpoint,
-          forcePathStyle: true,
-          credentials: {
-            accessKeyId: envText('S3_ACCESS_KEY_ID') ?? 'S3RVER',
-            secretAccessKey: envText('S3_SECRET_ACCESS_KEY') ?? 'S3RVER',
-          },
-        }
-      : {}),
+    ...(endpoint ? { endpoint, forcePathStyle: true, credentials: { accessKeyId, secretAccessKey } } : {}),
   });
+  clients.set(key, client);
   return client;
 }
 

@@ -1,5 +1,5 @@
 import { afterAll, describe, expect, it } from 'vitest';
-import { getDb } from '#lib/db/index.ts';
+import { closeDb, getDb } from '#lib/db/index.ts';
 import { ISO_TIMESTAMP_SQL, parseIsoInstant, parseIsoTimestamp } from '#lib/iso8601.ts';
 
 /** Texts around the edges of the stored-value profile: [text, instant or undefined]. */
@@ -47,7 +47,7 @@ describe('the stored-value profile of lib/iso8601.ts', () => {
 
 describe('ISO_TIMESTAMP_SQL in the database', () => {
   const db = getDb();
-  afterAll(() => db.end());
+  afterAll(() => closeDb());
 
   it('matches what parseIsoTimestamp accepts (besides rolled-over dates), and the cast gives the same instant', async () => {
     const texts = STORED.map(([t]) => t);
