@@ -1,5 +1,6 @@
 import { fileURLToPath } from 'node:url';
 import { configDefaults, defineConfig } from 'vitest/config';
+import LongestFirst from './tests/setup/sequencer.ts';
 
 /**
  * Run alone, after the rest: the concurrency bursts measure the service, not the other test files' load;
@@ -18,6 +19,8 @@ export default defineConfig({
     // The test files mostly wait on the service (its own processes) and the database: 4 workers on 2 cores
     // took each leg 10–15% quicker than 2, beside a busy loop (README.md, "Two commands").
     maxWorkers: 4,
+    // The longest files first (tests/setup/sequencer.ts).
+    sequence: { sequencer: LongestFirst },
     projects: [
       // `npm run test:unit`: no database, no service (its own project without the global setup).
       {
@@ -25,9 +28,9 @@ export default defineConfig({
         test: {
           name: 'unit',
           include: ['tests/unit/**/*.test.ts'],
-          // One file at a time: the package tests wait on one `serverless package` run (a lock), and two
-          // of them side by side would hold both workers while one packages.
-          fileParallelism: false,
+          // Beside the suite's files, on the same 4 workers (a project of one file at a time would run in
+          // a group of its own, after all the others). The package tests share one lock around
+          // `serverless package`; one of them waiting holds a worker, not a CPU.
           // Endpoint stacks create their pool (postgres.js connects only on a first query, which no unit
           // test makes); a port nothing listens on, so a query by mistake fails at once.
           env: { DATABASE_URL: 'postgres://unit@127.0.0.1:9/none', DB_DRIVER: 'postgres' },
