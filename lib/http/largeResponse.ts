@@ -35,13 +35,22 @@ export async function streamedJson(pieces: AsyncIterable<string>, hint?: string)
   const bucket = uploadBucket();
   const source = pieces[Symbol.asyncIterator]();
   const held: string[] = [];
+  // UTF-8 bytes of held[0..counted), exact; `bound` adds 3 per UTF-16 unit of the pieces after them (a
+  // unit never takes more than 3 bytes), so the exact count, a scan of every character, is made only
+  // once the answer may be over the limit: a page far below it is never scanned here.
   let bytes = 0;
+  let counted = 0;
+  let bound = 0;
   for (;;) {
     const next = await source.next();
     if (next.done) return rawJson(200, held.join(''));
     held.push(next.value);
-    bytes += Buffer.byteLength(next.value);
-    if (bucket && bytes > limit) break;
+    if (!bucket) continue;
+    bound += 3 * next.value.length;
+    if (bound <= limit) continue;
+    for (; counted < held.length; counted++) bytes += Buffer.byteLength(held[counted]);
+    bound = bytes;
+    if (bytes > limit) break;
   }
   // Over the limit: what is held, then the rest as it comes, into S3.
   async function* all(): AsyncGenerator<string> {
