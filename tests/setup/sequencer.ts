@@ -34,14 +34,12 @@ function seconds(spec: TestSpecification): number {
 
 export default class LongestFirst extends BaseSequencer {
   async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
-    const sorted = await super.sort(files);
-    // Stable: within one group order, the listed files by their time, then the rest as Vitest ordered them.
-    const rank = new Map(sorted.map((f, i) => [f, i]));
-    return [...sorted].sort(
+    // Within one group order, the listed files by their time, then the rest as Vitest ordered them (the
+    // sort is stable).
+    return (await super.sort(files)).sort(
       (a, b) =>
         a.project.config.sequence.groupOrder - b.project.config.sequence.groupOrder ||
-        seconds(b) - seconds(a) ||
-        (rank.get(a) ?? 0) - (rank.get(b) ?? 0),
+        seconds(b) - seconds(a),
     );
   }
 }
