@@ -417,6 +417,45 @@ describe('vector tiles: thinning and size guard', () => {
     }
   }, 120_000);
 
+  it('a tile the budget cannot hold keeps its first features in hash order, estimated from a sample', async () => {
+    // 3000 points of distinct pixels in tile 5/17/11, each with ~60 bytes of unique text: about 200 KB
+    // encoded, under the feature cap (5000), over a 60,000-byte budget.
+    const r = rng(11);
+    const feats: TileFeature[] = [];
+    for (let i = 1; i <= 3000; i++) {
+      feats.push({
+        id: i,
+        geometry: {
+          type: 'Point',
+          coordinates: pixelCentre(5, 17, 11, (i * 7) % 4096, Math.floor(r() * 4096)),
+        },
+        properties: { i, text: `${i}-${'abcdefghij'.repeat(5)}-${Math.floor(r() * 1e9)}` },
+      });
+    }
+    const big = await createFixtureDataset(db, uniqueName('tiles_sample'), feats);
+    try {
+      const a = { z: 5, x: 17, y: 11 };
+      const byHash = [...feats].sort((p, q) => knuth(p.id) - knuth(q.id) || p.id - q.id).map((f) => f.id);
+      for (const encoder of encoders()) {
+        const opts = { encoder, settings: { ...settings, maxFeatures: 5000, maxBytes: 60_000 } };
+        const t = await tile(big, a, {}, opts);
+        expect(t.tile.length).toBeLessThanOrEqual(60_000);
+        // One encoding, at the sample's estimate (0.9 of the budget), not a rebuild's shrunken cap.
+        expect(t.tile.length).toBeGreaterThan(45_000);
+        expect(t.maxFeatures).toBe(5000);
+        const ids = decodeTile(t.tile)[big.name].features.map((f) => Number(f.id));
+        expect(ids.sort((p, q) => p - q)).toEqual(byHash.slice(0, t.n).sort((p, q) => p - q));
+        const again = await tile(big, a, {}, opts);
+        expect(Buffer.compare(again.tile, t.tile)).toBe(0);
+        // Within the budget, nothing is dropped.
+        const all = await tile(big, a, {}, { encoder, settings: { ...settings, maxFeatures: 5000 } });
+        expect(all.n).toBe(3000);
+      }
+    } finally {
+      await dropFixtureDataset(db, big);
+    }
+  }, 120_000);
+
   it('z0 over many points stays within 1 MB (and any byte budget given)', async () => {
     const count = isEmbedded() ? 20_000 : 200_000;
     const r = rng(99);

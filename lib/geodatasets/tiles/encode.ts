@@ -14,6 +14,8 @@ export interface TileRow {
   /** GeoJSON geometry (object or text) in tile pixel coordinates. */
   g: unknown;
   attributes: Record<string, unknown> | string | null;
+  /** The feature's size bound (`sqlSizeBound`), for the size guard. */
+  b?: number | string;
 }
 
 type Pos = number[];

@@ -8,7 +8,14 @@ import {
   type TileSettings,
   tileSettings,
 } from '#lib/geodatasets/tiles/tileParams.ts';
-import { sqlTileMvt, sqlTileRows } from '#lib/geodatasets/tiles/tileSql.ts';
+import {
+  idHash,
+  keepBySample,
+  needsSample,
+  SAMPLE,
+  sqlTileMvt,
+  sqlTileRows,
+} from '#lib/geodatasets/tiles/tileSql.ts';
 
 export interface Tile {
   /** The MVT protobuf; empty when no feature falls in the tile. */
@@ -40,7 +47,7 @@ export async function readTile(
   const budget = Math.min(settings.maxBytes, HARD_MAX_BYTES);
   let cap = featureCap(address.z, settings.maxFeatures);
   for (;;) {
-    const built = await buildOnce(db, ds, address, where, cap, encoder, options.source);
+    const built = await buildOnce(db, ds, address, where, cap, budget, encoder, options.source);
     if (built.tile.length <= budget || built.n <= 1) return { ...built, maxFeatures: cap, encoder };
     // Scale the cap by the overshoot, with 10 % headroom; always shrink by at least one feature.
     cap = Math.max(1, Math.min(built.n - 1, Math.floor(((built.n * budget) / built.tile.length) * 0.9)));
@@ -61,14 +68,31 @@ async function buildOnce(
   address: TileAddress,
   where: Fragment,
   cap: number,
+  budget: number,
   encoder: Tile['encoder'],
   source?: string[][],
 ): Promise<{ tile: Buffer; n: number }> {
   if (encoder === 'st_asmvt') {
-    const [row] = await sqlTileMvt(db.sql, ds, address, where, cap, source);
+    const [row] = await sqlTileMvt(db.sql, ds, address, where, cap, budget, source);
     const tile = row?.tile ? Buffer.from(row.tile as Uint8Array) : Buffer.alloc(0);
     return { tile, n: Number(row?.n ?? 0) };
   }
   const rows = (await sqlTileRows(db.sql, ds, address, where, cap, source)) as unknown as TileRow[];
-  return encodeTile(ds.name, rows);
+  return encodeTile(ds.name, keptByEstimate(ds.name, rows, budget));
+}
+
+/**
+ * The size guard's estimate for the vt-pbf encoder, the rule `sqlTileMvt` applies in SQL (`needsSample`,
+ * `keepBySample`): the first features in hash order, then back in id order.
+ */
+function keptByEstimate(layer: string, rows: TileRow[], budget: number): TileRow[] {
+  const bound = rows.reduce((sum, r) => sum + Number(r.b ?? 0), 0);
+  if (!needsSample(rows.length, bound, budget)) return rows;
+  const ranked = rows
+    .map((r) => ({ r, h: idHash(r.id) }))
+    .sort((p, q) => p.h - q.h || Number(p.r.id) - Number(q.r.id))
+    .map((x) => x.r);
+  const keep = keepBySample(rows.length, encodeTile(layer, ranked.slice(0, SAMPLE)).tile.length, budget);
+  if (keep >= rows.length) return rows;
+  return ranked.slice(0, keep).sort((p, q) => Number(p.id) - Number(q.id));
 }

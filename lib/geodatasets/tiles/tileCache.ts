@@ -39,7 +39,7 @@ export function tileEtag(
   const h = createHash('sha256')
     .update(
       JSON.stringify([
-        'mvt2',
+        'mvt3',
         ds.id,
         ds.table,
         ds.version,

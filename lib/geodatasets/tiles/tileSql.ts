@@ -22,6 +22,11 @@ export function sqlIdHash(sql: Queryable, id: Fragment): Fragment {
   return sql`((${id} * 2654435761::bigint) % 4294967296::bigint)`;
 }
 
+/** `sqlIdHash` in JS (the embedded path orders its rows by it). */
+export function idHash(id: number | string | bigint): number {
+  return Number((BigInt(id) * 2654435761n) % 4294967296n);
+}
+
 /**
  * The common CTEs, ending with `kept` (the features of the tile) ready to select from:
  * - `tile_box`: the tile envelope in 3857, the candidate filter box in 4326, the clip box and the pixel transform;
@@ -29,7 +34,8 @@ export function sqlIdHash(sql: Queryable, id: Fragment): Fragment {
  * - `all_candidates`: those candidates when that is all of them (no thinning needed);
  * - otherwise the thinning: `hash_prefix` takes the first PREFIX × maxFeatures candidates in hash order,
  *   `thinned_ids` keeps the first of them in each tile pixel (points only) and stops at `maxFeatures`;
- * - `kept`: `all_candidates`, or the rows of `thinned_ids`.
+ *   `thinned` reads their rows back by `ctid` (a TID scan; the statement's one snapshot keeps them in place);
+ * - `kept`: `all_candidates`, or `thinned`, each with its hash `h`.
  */
 function sqlKept(
   sql: Queryable,
@@ -58,22 +64,23 @@ function sqlKept(
       where t.geom && tile_box.filter and ${where}
       limit ${maxFeatures + 1}::int
     ),
+    candidate_count as (select count(*) as c from candidates),
     all_candidates as (
       select id, geom, properties from candidates
-      where (select count(*) from candidates) <= ${maxFeatures}::int
+      where (select c from candidate_count) <= ${maxFeatures}::int
     ),
     hash_prefix as (
-      select t.id, t.geom, ${sqlIdHash(sql, sql`t.id`)} as h
+      select t.id, t.geom, ${sqlIdHash(sql, sql`t.id`)} as h, t.ctid as tid
       from ${table} t, tile_box
-      where (select count(*) from candidates) > ${maxFeatures}::int and t.geom && tile_box.filter and ${where}
+      where (select c from candidate_count) > ${maxFeatures}::int and t.geom && tile_box.filter and ${where}
       order by 3, 1
       limit ${PREFIX * maxFeatures}::int
     ),
     thinned_ids as (
-      select id from (
-        select distinct on (pixel_key) id, h
+      select tid from (
+        select distinct on (pixel_key) id, h, tid
         from (
-          select hash_prefix.id, hash_prefix.h,
+          select hash_prefix.id, hash_prefix.h, hash_prefix.tid,
                  case when GeometryType(hash_prefix.geom) = 'POINT'
                       then (least(greatest(${px}, -256), 4400)::bigint + 256) * 8192 + (least(greatest(${py}, -256), 4400)::bigint + 256)
                       else -hash_prefix.id end as pixel_key
@@ -84,10 +91,13 @@ function sqlKept(
       order by h, id
       limit ${maxFeatures}::int
     ),
+    thinned as materialized (
+      select t.id, t.geom, t.properties from ${table} t where t.ctid = any(array(select tid from thinned_ids))
+    ),
     kept as (
-      select id, geom, properties from all_candidates
+      select id, geom, properties, ${sqlIdHash(sql, sql`id`)} as h from all_candidates
       union all
-      select t.id, t.geom, t.properties from ${table} t where t.id = any(array(select id from thinned_ids))
+      select id, geom, properties, ${sqlIdHash(sql, sql`id`)} as h from thinned
     )`;
 }
 
@@ -115,27 +125,85 @@ function sqlAttributes(sql: Queryable, ds: Geodataset, source?: string[][]): Fra
             from jsonb_each(${props}) e) end)`;
 }
 
-/** Server path: one row `{tile: Buffer, n: number}`. */
+/**
+ * The size guard's estimate (docs/tiles.md), one rule for both encoders. A tile of `count` kept features
+ * keeps them all when `count ≤ SAMPLE_ABOVE` or when `bound`, the sum over them of their stored sizes
+ * (`sqlSizeBound`), is within the budget: a feature's MVT encoding is smaller than its stored row. Otherwise
+ * the first SAMPLE features in hash order are encoded, `sampleBytes`, and the tile keeps its first
+ * ⌊0.9 · budget · SAMPLE / sampleBytes⌋ features in hash order (all of them if that is more). One encoding
+ * of a large tile instead of one over the budget and a second below it.
+ */
+export const SAMPLE = 256;
+export const SAMPLE_ABOVE = 1024;
+/** Bytes added per feature to `sqlSizeBound`: an MVT feature's own fields (id, type, tag and geometry headers). */
+export const FEATURE_OVERHEAD = 24;
+
+export function needsSample(count: number, bound: number, budget: number): boolean {
+  return count > SAMPLE_ABOVE && bound > budget;
+}
+
+export function keepBySample(count: number, sampleBytes: number, budget: number): number {
+  if (sampleBytes <= 0) return count;
+  return Math.max(1, Math.min(count, Math.floor((0.9 * budget * SAMPLE) / sampleBytes)));
+}
+
+/** A stored feature's size, bounding its MVT encoding (see `needsSample`). */
+export function sqlSizeBound(sql: Queryable): Fragment {
+  return sql`(pg_column_size(properties) + pg_column_size(geom) + ${FEATURE_OVERHEAD}::int)`;
+}
+
+/** Server path: one row `{tile: Buffer, n: number}`; at most `budget` bytes by the sample's estimate. */
 export function sqlTileMvt(
   sql: Queryable,
   ds: Geodataset,
   a: TileAddress,
   where: Fragment,
   maxFeatures: number,
+  budget: number,
   source?: string[][],
 ): Fragment {
-  return sql`
-    with ${sqlKept(sql, ds, a, where, maxFeatures)}
-    select ST_AsMVT(q, ${ds.name}::text, ${EXTENT}::int, 'geom', 'id') as tile, count(*)::int as n
-    from (
+  const mvtRows = (rows: Fragment) => sql`
       select k.id, ST_AsMVTGeom(ST_Transform(k.geom, 3857), tile_box.env, ${EXTENT}::int, ${BUFFER}::int, true) as geom,
              ${sqlAttributes(sql, ds, source)} as attributes
-      from kept k, tile_box
-    ) q
+      from ${rows} k, tile_box`;
+  const sampleBytes = sql`(select octet_length(ST_AsMVT(q, ${ds.name}::text, ${EXTENT}::int, 'geom', 'id'))
+    from (${mvtRows(sql`(select * from kept order by h, id limit ${SAMPLE}::int)`)}) q where q.geom is not null)`;
+  return sql`
+    with ${sqlKept(sql, ds, a, where, maxFeatures)},
+    few as (
+      select case when c > ${maxFeatures}::int then false when c <= ${SAMPLE_ABOVE}::int then true
+        else (select sum(${sqlSizeBound(sql)}) from candidates) <= ${budget}::float8 end as yes
+      from candidate_count
+    ),
+    kept_count as (select count(*) as c from kept),
+    keep_n as (
+      select case when c <= ${SAMPLE_ABOVE}::int then c
+        when (select c from candidate_count) > ${maxFeatures}::int
+          and (select sum(${sqlSizeBound(sql)}) from kept) <= ${budget}::float8 then c
+        else least(c, greatest(1, floor(0.9 * ${budget}::float8 * ${SAMPLE}::float8
+          / greatest(1, ${sampleBytes}))))::bigint end as n
+      from kept_count
+    ),
+    chosen as (
+      select id, geom, properties from candidates where (select yes from few)
+      union all
+      select id, geom, properties from kept
+      where not (select yes from few) and (select n from keep_n) >= (select c from kept_count)
+      union all
+      select id, geom, properties
+      from (select * from kept order by h, id
+            limit case when (select yes from few) then 0 else (select n from keep_n) end) f
+      where not (select yes from few) and (select n from keep_n) < (select c from kept_count)
+    )
+    select ST_AsMVT(q, ${ds.name}::text, ${EXTENT}::int, 'geom', 'id') as tile, count(*)::int as n
+    from (${mvtRows(sql`chosen`)}) q
     where q.geom is not null`;
 }
 
-/** Embedded path: rows `{id, g (GeoJSON text in tile pixels), attributes}` ordered by id. */
+/**
+ * Embedded path: rows `{id, g (GeoJSON text in tile pixels, null or empty when nothing is left of it), attributes,
+ * b (its size bound, `sqlSizeBound`)}` ordered by id: every kept feature, as the size guard counts them.
+ */
 export function sqlTileRows(
   sql: Queryable,
   ds: Geodataset,
@@ -146,14 +214,13 @@ export function sqlTileRows(
 ): Fragment {
   return sql`
     with ${sqlKept(sql, ds, a, where, maxFeatures)}
-    select r.id, ST_AsGeoJSON(r.g, 0) as g, r.attributes
+    select r.id, ST_AsGeoJSON(r.g, 0) as g, r.attributes, r.b
     from (
-      select k.id,
+      select k.id, ${sqlSizeBound(sql)} as b,
              ST_RemoveRepeatedPoints(ST_SnapToGrid(ST_Affine(ST_ClipByBox2D(ST_Transform(k.geom, 3857), tile_box.clip),
                tile_box.s, 0, 0, -tile_box.s, -tile_box.xmin * tile_box.s, tile_box.ymax * tile_box.s), 1)) as g,
              ${sqlAttributes(sql, ds, source)} as attributes
       from kept k, tile_box
     ) r
-    where r.g is not null and not ST_IsEmpty(r.g)
     order by r.id`;
 }
