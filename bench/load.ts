@@ -72,16 +72,20 @@ async function mix(t: Target, seconds: number) {
   const pause = (ms: number) => new Promise((r) => setTimeout(r, ms));
   const r = random(7);
   const appended: number[] = [];
+  const byZoom = new Map<number, RouteStats>();
 
   const tiles = async () => {
     for (let k = 0; running(); k++) {
       await Promise.all(
-        burstTiles(k).map(({ z, x, y }) =>
-          timedRequest(
+        burstTiles(k).map(async ({ z, x, y }) => {
+          const t0 = performance.now();
+          const res = await timedRequest(
             routes.tile,
             `${base}/api/geodatasets/get?layer=${LAYER}&type=mvt&z=${z}&x=${x}&y=${y}`,
-          ),
-        ),
+          );
+          if (!byZoom.has(z)) byZoom.set(z, new RouteStats(`z${z}`));
+          byZoom.get(z)?.add(performance.now() - t0, res?.status ?? 'ERR');
+        }),
       );
       await pause(100);
     }
@@ -138,7 +142,7 @@ async function mix(t: Target, seconds: number) {
     }
   };
   await Promise.all([tiles(), geojson(), geojson(), configure(), appends(), addLayers()]);
-  return { routes: Object.values(routes), appended };
+  return { routes: Object.values(routes), appended, byZoom };
 }
 
 /** Every feature of every successful append batch reads back through the API (by its `lb` property). */
@@ -178,7 +182,7 @@ async function run(t: Target, seconds: number, count: number) {
   const conns = peakSampler(t.connections);
   const pgid = t.svc.pid();
   const rss = peakSampler(() => (pgid ? groupRss(pgid) : 0), 500);
-  const { routes, appended } = await mix(t, seconds);
+  const { routes, appended, byZoom } = await mix(t, seconds);
   const peakConnections = await conns.stop();
   const peakRss = await rss.stop();
   console.log(`\n## ${t.label}: ${count} points, ${seconds} s mix\n`);
@@ -218,6 +222,10 @@ async function run(t: Target, seconds: number, count: number) {
   );
   console.log(
     `- tile bursts (32 requests of z10–z14 at once): p50 / p99 ${tileRoute.percentile(50).toFixed(0)} / ${tileRoute.percentile(99).toFixed(0)} ms through the service beside the mix (target p99 ≤ 500 ms); the same bursts SQL alone through a pool of 10, nothing else running: p50 / p99 ${burstsSql.percentile(50).toFixed(0)} / ${burstsSql.percentile(99).toFixed(0)} ms`,
+  );
+  const zooms = [...byZoom.keys()].sort((a, b) => a - b).map((z) => byZoom.get(z) as RouteStats);
+  console.log(
+    `  - by zoom, p50 / p99 ms: ${zooms.map((s) => `${s.name} ${s.percentile(50).toFixed(0)} / ${s.percentile(99).toFixed(0)}`).join(', ')}`,
   );
   // Two bounds on each tile's ratio from the floor F and the tile's SQL alone S: if the service and the
   // database had CPUs of their own, the slower of the two sets the pace (min(1, F / S)); on one machine's

@@ -447,6 +447,14 @@ describe('vector tiles: thinning and size guard', () => {
         expect(ids.sort((p, q) => p - q)).toEqual(byHash.slice(0, t.n).sort((p, q) => p - q));
         const again = await tile(big, a, {}, opts);
         expect(Buffer.compare(again.tile, t.tile)).toBe(0);
+        // Thinned first (cap 2000 of 3000 candidates, one per pixel), then the same estimate.
+        const thinOpts = { encoder, settings: { ...settings, maxFeatures: 2000, maxBytes: 60_000 } };
+        const thinned = await tile(big, a, {}, thinOpts);
+        expect(thinned.tile.length).toBeLessThanOrEqual(60_000);
+        expect(thinned.tile.length).toBeGreaterThan(45_000);
+        expect(thinned.maxFeatures).toBe(2000);
+        const thinnedIds = decodeTile(thinned.tile)[big.name].features.map((f) => Number(f.id));
+        expect(thinnedIds.sort((p, q) => p - q)).toEqual(byHash.slice(0, thinned.n).sort((p, q) => p - q));
         // Within the budget, nothing is dropped.
         const all = await tile(big, a, {}, { encoder, settings: { ...settings, maxFeatures: 5000 } });
         expect(all.n).toBe(3000);

@@ -70,17 +70,17 @@ function sqlKept(
       where (select c from candidate_count) <= ${maxFeatures}::int
     ),
     hash_prefix as (
-      select t.id, t.geom, ${sqlIdHash(sql, sql`t.id`)} as h, t.ctid as tid
+      select t.id, t.geom, ${sqlIdHash(sql, sql`t.id`)} as h, t.ctid as tid, ${sqlSizeBound(sql, sql`t`)} as sz
       from ${table} t, tile_box
       where (select c from candidate_count) > ${maxFeatures}::int and t.geom && tile_box.filter and ${where}
       order by 3, 1
       limit ${PREFIX * maxFeatures}::int
     ),
     thinned_ids as (
-      select tid from (
-        select distinct on (pixel_key) id, h, tid
+      select id, h, tid, sz from (
+        select distinct on (pixel_key) id, h, tid, sz
         from (
-          select hash_prefix.id, hash_prefix.h, hash_prefix.tid,
+          select hash_prefix.id, hash_prefix.h, hash_prefix.tid, hash_prefix.sz,
                  case when GeometryType(hash_prefix.geom) = 'POINT'
                       then (least(greatest(${px}, -256), 4400)::bigint + 256) * 8192 + (least(greatest(${py}, -256), 4400)::bigint + 256)
                       else -hash_prefix.id end as pixel_key
@@ -148,8 +148,8 @@ export function keepBySample(count: number, sampleBytes: number, budget: number)
 }
 
 /** A stored feature's size, bounding its MVT encoding (see `needsSample`). */
-export function sqlSizeBound(sql: Queryable): Fragment {
-  return sql`(pg_column_size(properties) + pg_column_size(geom) + ${FEATURE_OVERHEAD}::int)`;
+export function sqlSizeBound(sql: Queryable, row: Fragment): Fragment {
+  return sql`(pg_column_size(${row}.properties) + pg_column_size(${row}.geom) + ${FEATURE_OVERHEAD}::int)`;
 }
 
 /** Server path: one row `{tile: Buffer, n: number}`; at most `budget` bytes by the sample's estimate. */
@@ -166,34 +166,53 @@ export function sqlTileMvt(
       select k.id, ST_AsMVTGeom(ST_Transform(k.geom, 3857), tile_box.env, ${EXTENT}::int, ${BUFFER}::int, true) as geom,
              ${sqlAttributes(sql, ds, source)} as attributes
       from ${rows} k, tile_box`;
-  const sampleBytes = sql`(select octet_length(ST_AsMVT(q, ${ds.name}::text, ${EXTENT}::int, 'geom', 'id'))
-    from (${mvtRows(sql`(select * from kept order by h, id limit ${SAMPLE}::int)`)}) q where q.geom is not null)`;
+  const thinned = sql`(select c from candidate_count) > ${maxFeatures}::int`;
+  const keepN = (count: Fragment, bound: Fragment, sample: Fragment) => sql`
+      case when ${count} <= ${SAMPLE_ABOVE}::int or ${bound} <= ${budget}::float8 then ${count}
+        else least(${count}, greatest(1, floor(0.9 * ${budget}::float8 * ${SAMPLE}::float8 / greatest(1, (
+          select octet_length(ST_AsMVT(q, ${ds.name}::text, ${EXTENT}::int, 'geom', 'id'))
+          from (${mvtRows(sample)}) q where q.geom is not null)))))::bigint end`;
   return sql`
     with ${sqlKept(sql, ds, a, where, maxFeatures)},
-    few as (
-      select case when c > ${maxFeatures}::int then false when c <= ${SAMPLE_ABOVE}::int then true
-        else (select sum(${sqlSizeBound(sql)}) from candidates) <= ${budget}::float8 end as yes
+    -- Not thinned: the candidates, ranked by hash only when the budget needs it.
+    all_stats as (
+      select c, case when ${thinned} or c <= ${SAMPLE_ABOVE}::int then 0
+        else (select sum(${sqlSizeBound(sql, sql`candidates`)}) from candidates) end as bound
       from candidate_count
     ),
-    kept_count as (select count(*) as c from kept),
-    keep_n as (
-      select case when c <= ${SAMPLE_ABOVE}::int then c
-        when (select c from candidate_count) > ${maxFeatures}::int
-          and (select sum(${sqlSizeBound(sql)}) from kept) <= ${budget}::float8 then c
-        else least(c, greatest(1, floor(0.9 * ${budget}::float8 * ${SAMPLE}::float8
-          / greatest(1, ${sampleBytes}))))::bigint end as n
-      from kept_count
+    all_n as (
+      select ${keepN(
+        sql`c`,
+        sql`bound`,
+        sql`(select * from candidates order by ${sqlIdHash(sql, sql`id`)}, id limit ${SAMPLE}::int)`,
+      )} as n
+      from all_stats
+    ),
+    -- Thinned: the kept ids in hash order (narrow rows), their rows read by ctid, the first n only.
+    thin as materialized (
+      select tid, sz, row_number() over (order by h, id) as rn from thinned_ids where ${thinned}
+    ),
+    thin_stats as (select count(*) as c, coalesce(sum(sz), 0) as bound from thin),
+    thin_n as (
+      select ${keepN(
+        sql`c`,
+        sql`bound`,
+        sql`(select t.* from ${sqlTable(sql, ds)} t
+             where t.ctid = any(array(select tid from thin where rn <= ${SAMPLE}::int)))`,
+      )} as n
+      from thin_stats
     ),
     chosen as (
-      select id, geom, properties from candidates where (select yes from few)
-      union all
-      select id, geom, properties from kept
-      where not (select yes from few) and (select n from keep_n) >= (select c from kept_count)
+      select id, geom, properties from candidates
+      where not ${thinned} and (select n from all_n) >= (select c from all_stats)
       union all
       select id, geom, properties
-      from (select * from kept order by h, id
-            limit case when (select yes from few) then 0 else (select n from keep_n) end) f
-      where not (select yes from few) and (select n from keep_n) < (select c from kept_count)
+      from (select * from candidates order by ${sqlIdHash(sql, sql`id`)}, id
+            limit case when ${thinned} then 0 else (select n from all_n) end) f
+      where not ${thinned} and (select n from all_n) < (select c from all_stats)
+      union all
+      select t.id, t.geom, t.properties from ${sqlTable(sql, ds)} t
+      where ${thinned} and t.ctid = any(array(select tid from thin where rn <= (select n from thin_n)))
     )
     select ST_AsMVT(q, ${ds.name}::text, ${EXTENT}::int, 'geom', 'id') as tile, count(*)::int as n
     from (${mvtRows(sql`chosen`)}) q
@@ -216,7 +235,7 @@ export function sqlTileRows(
     with ${sqlKept(sql, ds, a, where, maxFeatures)}
     select r.id, ST_AsGeoJSON(r.g, 0) as g, r.attributes, r.b
     from (
-      select k.id, ${sqlSizeBound(sql)} as b,
+      select k.id, ${sqlSizeBound(sql, sql`k`)} as b,
              ST_RemoveRepeatedPoints(ST_SnapToGrid(ST_Affine(ST_ClipByBox2D(ST_Transform(k.geom, 3857), tile_box.clip),
                tile_box.s, 0, 0, -tile_box.s, -tile_box.xmin * tile_box.s, tile_box.ymax * tile_box.s), 1)) as g,
              ${sqlAttributes(sql, ds, source)} as attributes
