@@ -35,7 +35,8 @@ export function idHash(id: number | string | bigint): number {
  * - otherwise the thinning: `hash_prefix` takes the first PREFIX × maxFeatures candidates in hash order,
  *   `thinned_ids` keeps the first of them in each tile pixel (points only) and stops at `maxFeatures`;
  *   `thinned` reads their rows back by `ctid` (a TID scan; the statement's one snapshot keeps them in place);
- * - `kept`: `all_candidates`, or `thinned`, each with its hash `h`.
+ * - `kept`: `all_candidates`, or `thinned`, each with its hash `h` (the embedded path's rows; the server path,
+ *   `sqlTileMvt`, ranks `thinned_ids` itself and reads back only the rows its byte budget keeps).
  */
 function sqlKept(
   sql: Queryable,
