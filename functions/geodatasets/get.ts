@@ -7,7 +7,7 @@ import { parseTileAddress, parseTileSource } from '#lib/geodatasets/tiles/tilePa
 import { endpoint } from '#lib/http/endpoint.ts';
 import { streamedJson } from '#lib/http/largeResponse.ts';
 import { featureCollection, largeAnswer } from '#lib/http/openapi/shapes/geodatasets.ts';
-import { namedTileResponse } from '#lib/http/tileResponse.ts';
+import { tileResponse } from '#lib/http/tileResponse.ts';
 import { parseFilterParams } from '#lib/ogc/cql2/filter.ts';
 import { withCql2 } from '#lib/ogc/cql2/readFilter.ts';
 
@@ -49,7 +49,8 @@ export const handler = endpoint(
     if (params.type === 'mvt') {
       const address = parseTileAddress(params);
       const source = parseTileSource(params);
-      return namedTileResponse({ db, layer, input: params, address, filters, cql2, source, headers });
+      const ds = await requireDataset(db.sql, layer);
+      return tileResponse({ db, ds, input: params, address, filters, cql2, source, headers });
     }
     const options = parseGeojsonOptions(params);
     const ds = await requireDataset(db.sql, layer);

@@ -117,48 +117,6 @@ describe('GET /api/geodatasets/get type=mvt over HTTP', () => {
     expect(empty.status).toBe(204);
   });
 
-  it('sees every write at once without If-None-Match: an append, a recreate (a new table), a removal', async () => {
-    // The service may start a tile from the catalog row it read last for the name (docs/tiles.md,
-    // "Caching"); each write below must still show in the very next tile.
-    const own = uniqueName('tiles_seen');
-    const admin = { token: adminToken() };
-    const tileOf = async () => get(`/api/geodatasets/get/${own}?${tileQuery()}`);
-    const ids = (buf: Buffer) => decodeTile(buf)[own].features.map((f) => f.id);
-    expect(
-      (
-        await call('POST', '/api/geodatasets/recreate', {
-          ...admin,
-          body: { name: own, geojson: fc(points) },
-        })
-      ).status,
-    ).toBe(200);
-    const first = await tileOf();
-    expect(first.status).toBe(200);
-    expect(await tileOf()).toMatchObject({ status: 200, buf: first.buf });
-    const w = await call('POST', `/api/geodatasets/append/${own}`, {
-      ...admin,
-      body: fc([[10.35, 45.2]], N),
-    });
-    expect(w.status, w.text).toBe(200);
-    const appended = await tileOf();
-    expect(appended.headers.get('etag')).not.toBe(first.headers.get('etag'));
-    expect(ids(appended.buf)).toContain(N + 1);
-    // A recreate moves the dataset to a new table and drops the old one.
-    const fewer = fc([
-      [10.35, 45.2],
-      [10.36, 45.21],
-    ]);
-    expect(
-      (await call('POST', '/api/geodatasets/recreate', { ...admin, body: { name: own, geojson: fewer } }))
-        .status,
-    ).toBe(200);
-    const recreated = await tileOf();
-    expect(recreated.status).toBe(200);
-    expect(ids(recreated.buf)).toEqual([1, 2]);
-    expect((await call('DELETE', `/api/geodatasets/remove/${own}`, admin)).status).toBe(200);
-    expect((await tileOf()).status).toBe(404);
-  });
-
   it('refuses a bad tile address with 400 naming the parameter', async () => {
     const cases: [string, string][] = [
       ['x=0&y=0&z=25', 'z'],

@@ -25,11 +25,6 @@ export interface Tile {
   /** The feature cap the tile was finally built with (thinning applies to tiles with more candidates). */
   maxFeatures: number;
   encoder: 'st_asmvt' | 'vt-pbf';
-  /**
-   * `st_asmvt` only: the dataset's catalog version in the tile statement's snapshot (null once the
-   * dataset is gone), to check a remembered catalog row against.
-   */
-  version?: number | null;
 }
 
 /**
@@ -76,11 +71,11 @@ async function buildOnce(
   budget: number,
   encoder: Tile['encoder'],
   source?: string[][],
-): Promise<{ tile: Buffer; n: number; version?: number | null }> {
+): Promise<{ tile: Buffer; n: number }> {
   if (encoder === 'st_asmvt') {
     const [row] = await sqlTileMvt(db.sql, ds, address, where, cap, budget, source);
     const tile = row?.tile ? Buffer.from(row.tile as Uint8Array) : Buffer.alloc(0);
-    return { tile, n: Number(row?.n ?? 0), version: row?.version == null ? null : Number(row.version) };
+    return { tile, n: Number(row?.n ?? 0) };
   }
   const rows = (await sqlTileRows(db.sql, ds, address, where, cap, source)) as unknown as TileRow[];
   return encodeTile(ds.name, keptByEstimate(ds.name, rows, budget));

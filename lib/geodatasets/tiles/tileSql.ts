@@ -153,11 +153,7 @@ export function sqlSizeBound(sql: Queryable, row: Fragment): Fragment {
   return sql`(pg_column_size(${row}.properties) + pg_column_size(${row}.geom) + ${FEATURE_OVERHEAD}::int)`;
 }
 
-/**
- * Server path: one row `{tile: Buffer, n: number, version}`; at most `budget` bytes by the sample's
- * estimate. `version` is the dataset's catalog version in the statement's own snapshot (null once the
- * dataset is gone): a caller that built the statement from a remembered catalog row checks it.
- */
+/** Server path: one row `{tile: Buffer, n: number}`; at most `budget` bytes by the sample's estimate. */
 export function sqlTileMvt(
   sql: Queryable,
   ds: Geodataset,
@@ -219,8 +215,7 @@ export function sqlTileMvt(
       select t.id, t.geom, t.properties from ${sqlTable(sql, ds)} t
       where ${thinned} and t.ctid = any(array(select tid from thin where rn <= (select n from thin_n)))
     )
-    select ST_AsMVT(q, ${ds.name}::text, ${EXTENT}::int, 'geom', 'id') as tile, count(*)::int as n,
-           (select version from geodatasets where id = ${ds.id}::bigint) as version
+    select ST_AsMVT(q, ${ds.name}::text, ${EXTENT}::int, 'geom', 'id') as tile, count(*)::int as n
     from (${mvtRows(sql`chosen`)}) q
     where q.geom is not null`;
 }
