@@ -34,7 +34,7 @@ export function idHash(id: number | string | bigint): number {
  * - `all_candidates`: those candidates when that is all of them (no thinning needed);
  * - otherwise the thinning: `hash_prefix` takes the first PREFIX × maxFeatures candidates in hash order,
  *   `thinned_ids` keeps the first of them in each tile pixel (points only) and stops at `maxFeatures`;
- *   `thinned` reads their rows back by `ctid` (a TID scan; the statement's one snapshot keeps them in place);
+ *   `thinned` reads their rows back;
  * - `kept`: `all_candidates`, or `thinned`, each with its hash `h` (the embedded path's rows; the server path,
  *   `sqlTileMvt`, ranks `thinned_ids` itself and reads back only the rows its byte budget keeps).
  */
@@ -71,17 +71,17 @@ function sqlKept(
       where (select c from candidate_count) <= ${maxFeatures}::int
     ),
     hash_prefix as (
-      select t.id, t.geom, ${sqlIdHash(sql, sql`t.id`)} as h, t.ctid as tid, ${sqlSizeBound(sql, sql`t`)} as sz
+      select t.id, t.geom, ${sqlIdHash(sql, sql`t.id`)} as h
       from ${table} t, tile_box
       where (select c from candidate_count) > ${maxFeatures}::int and t.geom && tile_box.filter and ${where}
       order by 3, 1
       limit ${PREFIX * maxFeatures}::int
     ),
     thinned_ids as (
-      select id, h, tid, sz from (
-        select distinct on (pixel_key) id, h, tid, sz
+      select id, h from (
+        select distinct on (pixel_key) id, h
         from (
-          select hash_prefix.id, hash_prefix.h, hash_prefix.tid, hash_prefix.sz,
+          select hash_prefix.id, hash_prefix.h,
                  case when GeometryType(hash_prefix.geom) = 'POINT'
                       then (least(greatest(${px}, -256), 4400)::bigint + 256) * 8192 + (least(greatest(${py}, -256), 4400)::bigint + 256)
                       else -hash_prefix.id end as pixel_key
@@ -93,7 +93,7 @@ function sqlKept(
       limit ${maxFeatures}::int
     ),
     thinned as materialized (
-      select t.id, t.geom, t.properties from ${table} t where t.ctid = any(array(select tid from thinned_ids))
+      select t.id, t.geom, t.properties from ${table} t where t.id = any(array(select id from thinned_ids))
     ),
     kept as (
       select id, geom, properties, ${sqlIdHash(sql, sql`id`)} as h from all_candidates
@@ -128,8 +128,9 @@ function sqlAttributes(sql: Queryable, ds: Geodataset, source?: string[][]): Fra
 
 /**
  * The size guard's estimate (docs/tiles.md), one rule for both encoders. A tile of `count` kept features
- * keeps them all when `count ≤ SAMPLE_ABOVE` or when `bound`, the sum over them of their stored sizes
- * (`sqlSizeBound`), is within the budget: a feature's MVT encoding is smaller than its stored row. Otherwise
+ * keeps them all when `count ≤ SAMPLE_ABOVE`, or when it was not thinned and `bound`, the sum over them of
+ * their stored sizes (`sqlSizeBound`), is within the budget: a feature's MVT encoding is smaller than its
+ * stored row. Otherwise
  * the first SAMPLE features in hash order are encoded, `sampleBytes`, and the tile keeps its first
  * ⌊0.9 · budget · SAMPLE / sampleBytes⌋ features in hash order (all of them if that is more). One encoding
  * of a large tile instead of one over the budget and a second below it.
@@ -139,8 +140,8 @@ export const SAMPLE_ABOVE = 1024;
 /** Bytes added per feature to `sqlSizeBound`: an MVT feature's own fields (id, type, tag and geometry headers). */
 export const FEATURE_OVERHEAD = 24;
 
-export function needsSample(count: number, bound: number, budget: number): boolean {
-  return count > SAMPLE_ABOVE && bound > budget;
+export function needsSample(count: number, bound: number, budget: number, thinned: boolean): boolean {
+  return count > SAMPLE_ABOVE && (thinned || bound > budget);
 }
 
 export function keepBySample(count: number, sampleBytes: number, budget: number): number {
@@ -189,17 +190,20 @@ export function sqlTileMvt(
       )} as n
       from all_stats
     ),
-    -- Thinned: the kept ids in hash order (narrow rows), their rows read by ctid, the first n only.
+    -- Thinned: the kept ids in hash order, their rows read back for the first n only. (The prefix's sort
+    -- carries no more columns than it needs: one more can push its top-N heap past work_mem.)
     thin as materialized (
-      select tid, sz, row_number() over (order by h, id) as rn from thinned_ids where ${thinned}
+      select id, row_number() over (order by h, id) as rn from thinned_ids where ${thinned}
     ),
-    thin_stats as (select count(*) as c, coalesce(sum(sz), 0) as bound from thin),
+    -- A thinned tile is sampled without a size bound: its rows are not read yet, and reading them all
+    -- for the bound costs more than the sample.
+    thin_stats as (select count(*) as c, ${budget}::float8 + 1 as bound from thin),
     thin_n as (
       select ${keepN(
         sql`c`,
         sql`bound`,
         sql`(select t.* from ${sqlTable(sql, ds)} t
-             where t.ctid = any(array(select tid from thin where rn <= ${SAMPLE}::int)))`,
+             where t.id = any(array(select id from thin where rn <= ${SAMPLE}::int)))`,
       )} as n
       from thin_stats
     ),
@@ -213,7 +217,7 @@ export function sqlTileMvt(
       where not ${thinned} and (select n from all_n) < (select c from all_stats)
       union all
       select t.id, t.geom, t.properties from ${sqlTable(sql, ds)} t
-      where ${thinned} and t.ctid = any(array(select tid from thin where rn <= (select n from thin_n)))
+      where ${thinned} and t.id = any(array(select id from thin where rn <= (select n from thin_n)))
     )
     select ST_AsMVT(q, ${ds.name}::text, ${EXTENT}::int, 'geom', 'id') as tile, count(*)::int as n
     from (${mvtRows(sql`chosen`)}) q
@@ -222,7 +226,8 @@ export function sqlTileMvt(
 
 /**
  * Embedded path: rows `{id, g (GeoJSON text in tile pixels, null or empty when nothing is left of it), attributes,
- * b (its size bound, `sqlSizeBound`)}` ordered by id: every kept feature, as the size guard counts them.
+ * b (its size bound, `sqlSizeBound`), thinned}` ordered by id: every kept feature, as the size guard counts
+ * them.
  */
 export function sqlTileRows(
   sql: Queryable,
@@ -234,7 +239,8 @@ export function sqlTileRows(
 ): Fragment {
   return sql`
     with ${sqlKept(sql, ds, a, where, maxFeatures)}
-    select r.id, ST_AsGeoJSON(r.g, 0) as g, r.attributes, r.b
+    select r.id, ST_AsGeoJSON(r.g, 0) as g, r.attributes, r.b,
+           (select c from candidate_count) > ${maxFeatures}::int as thinned
     from (
       select k.id, ${sqlSizeBound(sql, sql`k`)} as b,
              ST_RemoveRepeatedPoints(ST_SnapToGrid(ST_Affine(ST_ClipByBox2D(ST_Transform(k.geom, 3857), tile_box.clip),
