@@ -34,8 +34,7 @@ export function idHash(id: number | string | bigint): number {
  * - `all_candidates`: those candidates when that is all of them (no thinning needed);
  * - otherwise the thinning: `hash_prefix` takes the first PREFIX × maxFeatures candidates in hash order,
  *   `thinned_ids` keeps the first of them in each tile pixel (points only) and stops at `maxFeatures`;
- *   `thinned` reads their rows back;
- * - `kept`: `all_candidates`, or `thinned`, each with its hash `h` (the embedded path's rows; the server path,
+ * - `kept`: `all_candidates`, or the rows of `thinned_ids` (the embedded path's rows; the server path,
  *   `sqlTileMvt`, ranks `thinned_ids` itself and reads back only the rows its byte budget keeps).
  */
 function sqlKept(
@@ -92,13 +91,10 @@ function sqlKept(
       order by h, id
       limit ${maxFeatures}::int
     ),
-    thinned as materialized (
-      select t.id, t.geom, t.properties from ${table} t where t.id = any(array(select id from thinned_ids))
-    ),
     kept as (
-      select id, geom, properties, ${sqlIdHash(sql, sql`id`)} as h from all_candidates
+      select id, geom, properties from all_candidates
       union all
-      select id, geom, properties, ${sqlIdHash(sql, sql`id`)} as h from thinned
+      select t.id, t.geom, t.properties from ${table} t where t.id = any(array(select id from thinned_ids))
     )`;
 }
 
@@ -130,10 +126,9 @@ function sqlAttributes(sql: Queryable, ds: Geodataset, source?: string[][]): Fra
  * The size guard's estimate (docs/tiles.md), one rule for both encoders. A tile of `count` kept features
  * keeps them all when `count ≤ SAMPLE_ABOVE`, or when it was not thinned and `bound`, the sum over them of
  * their stored sizes (`sqlSizeBound`), is within the budget: a feature's MVT encoding is smaller than its
- * stored row. Otherwise
- * the first SAMPLE features in hash order are encoded, `sampleBytes`, and the tile keeps its first
- * ⌊0.9 · budget · SAMPLE / sampleBytes⌋ features in hash order (all of them if that is more). One encoding
- * of a large tile instead of one over the budget and a second below it.
+ * stored row. Otherwise the first SAMPLE features in hash order are encoded, `sampleBytes`, and the tile
+ * keeps its first ⌊0.9 · budget · SAMPLE / sampleBytes⌋ features in hash order (all of them if that is
+ * more). One encoding of a large tile instead of one over the budget and a second below it.
  */
 export const SAMPLE = 256;
 export const SAMPLE_ABOVE = 1024;
@@ -169,8 +164,9 @@ export function sqlTileMvt(
              ${sqlAttributes(sql, ds, source)} as attributes
       from ${rows} k, tile_box`;
   const thinned = sql`(select c from candidate_count) > ${maxFeatures}::int`;
-  const keepN = (count: Fragment, bound: Fragment, sample: Fragment) => sql`
-      case when ${count} <= ${SAMPLE_ABOVE}::int or ${bound} <= ${budget}::float8 then ${count}
+  // `needsSample` and `keepBySample` in SQL; `withinBound`: the tile is known to fit without a sample.
+  const keepN = (count: Fragment, withinBound: Fragment, sample: Fragment) => sql`
+      case when ${count} <= ${SAMPLE_ABOVE}::int or ${withinBound} then ${count}
         else least(${count}, greatest(1, floor(0.9 * ${budget}::float8 * ${SAMPLE}::float8 / greatest(1, (
           select octet_length(ST_AsMVT(q, ${ds.name}::text, ${EXTENT}::int, 'geom', 'id'))
           from (${mvtRows(sample)}) q where q.geom is not null)))))::bigint end`;
@@ -185,7 +181,7 @@ export function sqlTileMvt(
     all_n as (
       select ${keepN(
         sql`c`,
-        sql`bound`,
+        sql`bound <= ${budget}::float8`,
         sql`(select * from candidates order by ${sqlIdHash(sql, sql`id`)}, id limit ${SAMPLE}::int)`,
       )} as n
       from all_stats
@@ -197,15 +193,14 @@ export function sqlTileMvt(
     ),
     -- A thinned tile is sampled without a size bound: its rows are not read yet, and reading them all
     -- for the bound costs more than the sample.
-    thin_stats as (select count(*) as c, ${budget}::float8 + 1 as bound from thin),
     thin_n as (
       select ${keepN(
         sql`c`,
-        sql`bound`,
+        sql`false`,
         sql`(select t.* from ${sqlTable(sql, ds)} t
              where t.id = any(array(select id from thin where rn <= ${SAMPLE}::int)))`,
       )} as n
-      from thin_stats
+      from (select count(*) as c from thin) thin_count
     ),
     chosen as (
       select id, geom, properties from candidates
