@@ -54,7 +54,7 @@ export async function call<T = any>(
     headers['content-type'] ??= 'application/json';
   }
   const base = opts.base ?? apiUrl();
-  const res = await fetch(`${base}${path}`, { method, headers, body, redirect: 'manual' });
+  const res = await fetchOnce(`${base}${path}`, { method, headers, body, redirect: 'manual' });
   const text = await res.text();
   let parsed: any = text;
   try {
@@ -65,6 +65,21 @@ export async function call<T = any>(
   const contentType = res.headers.get('content-type');
   await assertConforms(base, method, path, { status: res.status, contentType, body: parsed, text });
   return { status: res.status, headers: res.headers, body: parsed, text };
+}
+
+/**
+ * `fetch`, sent again once when it is a GET whose kept-alive socket the service closed before any answer
+ * (`UND_ERR_SOCKET`: the server's idle timeout and the client's reuse crossed), as browsers retry an
+ * idempotent request. A service that is down refuses the second try too.
+ */
+async function fetchOnce(url: string, init: RequestInit): Promise<Response> {
+  try {
+    return await fetch(url, init);
+  } catch (e) {
+    const code = ((e as { cause?: { code?: string } }).cause ?? {}).code;
+    if ((init.method ?? 'GET') !== 'GET' || code !== 'UND_ERR_SOCKET') throw e;
+    return fetch(url, init);
+  }
 }
 
 /** Logs in and returns the `MMGISSession=...` cookie pair. */
