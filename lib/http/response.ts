@@ -8,9 +8,11 @@ export interface HttpResponse {
   statusCode: number;
   headers?: Headers;
   cookies?: string[];
-  /** A JSON value, a pre-serialized JSON string (`rawJson`), a Buffer (binary) or nothing. */
+  /** A JSON value, a pre-serialized JSON string (`rawJson`), a binary body's base64 (`binary`) or nothing. */
   body?: unknown;
   rawJson?: boolean;
+  /** `body` is the base64 of a binary body (`binary`). */
+  base64?: boolean;
 }
 
 export function respond(
@@ -45,14 +47,23 @@ export function plainText(text: string, statusCode = 200): HttpResponse {
   });
 }
 
-/** A binary body (vector tiles), base64-encoded for API Gateway. */
+/**
+ * A binary body (vector tiles) given as its base64, the form API Gateway's proxy result carries: a tile
+ * built in the database arrives as base64 text and is answered without being decoded here.
+ */
 export function binary(
   statusCode: number,
-  buf: Buffer,
+  base64: string,
   contentType: string,
   headers: Headers = {},
 ): HttpResponse {
-  return { __response: true, statusCode, body: buf, headers: { 'Content-Type': contentType, ...headers } };
+  return {
+    __response: true,
+    statusCode,
+    body: base64,
+    base64: true,
+    headers: { 'Content-Type': contentType, ...headers },
+  };
 }
 
 export function isHttpResponse(x: unknown): x is HttpResponse {
@@ -64,17 +75,11 @@ export function toProxyResult(result: unknown): APIGatewayProxyResult {
   const r = isHttpResponse(result) ? result : respond(200, result);
   const headers: Headers = { ...(r.headers ?? {}) };
   const multiValueHeaders = r.cookies?.length ? { 'Set-Cookie': r.cookies } : undefined;
-  if (Buffer.isBuffer(r.body)) {
-    return {
-      statusCode: r.statusCode,
-      headers,
-      multiValueHeaders,
-      body: r.body.toString('base64'),
-      isBase64Encoded: true,
-    };
-  }
   if (r.body === undefined || r.statusCode === 204 || r.statusCode === 304) {
     return { statusCode: r.statusCode, headers, multiValueHeaders, body: '' };
+  }
+  if (r.base64) {
+    return { statusCode: r.statusCode, headers, multiValueHeaders, body: String(r.body), isBase64Encoded: true };
   }
   headers['Content-Type'] ??= 'application/json; charset=utf-8';
   const body = r.rawJson ? String(r.body) : JSON.stringify(r.body);

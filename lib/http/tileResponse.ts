@@ -41,6 +41,6 @@ export async function tileResponse(tile: {
   const filters = await withCql2(db.sql, ds, await resolveReadFilters(db.sql, tile.filters), tile.cql2);
   const where = sqlWhere(db.sql, ds, filters, 't');
   const built = await withReadErrors(() => readTile(db, ds, address, where, { settings, source }));
-  if (built.n === 0 || built.tile.length === 0) return respond(204, undefined, { headers });
-  return binary(200, built.tile, 'application/x-protobuf', headers);
+  if (built.n === 0 || built.bytes === 0) return respond(204, undefined, { headers });
+  return binary(200, built.base64, 'application/x-protobuf', headers);
 }

@@ -14,7 +14,7 @@ describe('toProxyResult', () => {
       '{"type":"FeatureCollection","features":[]}',
       false,
     ],
-    [binary(200, Buffer.from([1, 2, 3]), 'application/x-protobuf'), 200, 'AQID', true],
+    [binary(200, Buffer.from([1, 2, 3]).toString('base64'), 'application/x-protobuf'), 200, 'AQID', true],
   ])('%#', (input, status, body, b64) => {
     const r = toProxyResult(input);
     expect(r.statusCode).toBe(status);

@@ -18,8 +18,12 @@ import {
 } from '#lib/geodatasets/tiles/tileSql.ts';
 
 export interface Tile {
-  /** The MVT protobuf; empty when no feature falls in the tile. */
-  tile: Buffer;
+  /** The MVT protobuf as base64, the form the HTTP answer carries; empty when no feature falls in the tile. */
+  base64: string;
+  /** The protobuf's length in bytes. */
+  bytes: number;
+  /** The MVT protobuf, decoded from `base64` when asked for (tests, benches; the HTTP answer never asks). */
+  readonly tile: Buffer;
   /** Features in the tile. */
   n: number;
   /** The feature cap the tile was finally built with (thinning applies to tiles with more candidates). */
@@ -48,9 +52,19 @@ export async function readTile(
   let cap = featureCap(address.z, settings.maxFeatures);
   for (;;) {
     const built = await buildOnce(db, ds, address, where, cap, budget, encoder, options.source);
-    if (built.tile.length <= budget || built.n <= 1) return { ...built, maxFeatures: cap, encoder };
+    if (built.bytes <= budget || built.n <= 1) {
+      const { base64 } = built;
+      return {
+        ...built,
+        maxFeatures: cap,
+        encoder,
+        get tile() {
+          return Buffer.from(base64, 'base64');
+        },
+      };
+    }
     // Scale the cap by the overshoot, with 10 % headroom; always shrink by at least one feature.
-    cap = Math.max(1, Math.min(built.n - 1, Math.floor(((built.n * budget) / built.tile.length) * 0.9)));
+    cap = Math.max(1, Math.min(built.n - 1, Math.floor(((built.n * budget) / built.bytes) * 0.9)));
   }
 }
 
@@ -71,14 +85,15 @@ async function buildOnce(
   budget: number,
   encoder: Tile['encoder'],
   source?: string[][],
-): Promise<{ tile: Buffer; n: number }> {
+): Promise<{ base64: string; bytes: number; n: number }> {
   if (encoder === 'st_asmvt') {
+    // The database answers the protobuf as base64 text: no hex text to decode, no Buffer to re-encode.
     const [row] = await sqlTileMvt(db.sql, ds, address, where, cap, budget, source);
-    const tile = row?.tile ? Buffer.from(row.tile as Uint8Array) : Buffer.alloc(0);
-    return { tile, n: Number(row?.n ?? 0) };
+    return { base64: String(row?.tile ?? ''), bytes: Number(row?.bytes ?? 0), n: Number(row?.n ?? 0) };
   }
   const rows = (await sqlTileRows(db.sql, ds, address, where, cap, source)) as unknown as TileRow[];
-  return encodeTile(ds.name, keptByEstimate(ds.name, rows, budget));
+  const { tile, n } = encodeTile(ds.name, keptByEstimate(ds.name, rows, budget));
+  return { base64: tile.toString('base64'), bytes: tile.length, n };
 }
 
 /**

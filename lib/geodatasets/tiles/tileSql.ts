@@ -149,7 +149,10 @@ export function sqlSizeBound(sql: Queryable, row: Fragment): Fragment {
   return sql`(pg_column_size(${row}.properties) + pg_column_size(${row}.geom) + ${FEATURE_OVERHEAD}::int)`;
 }
 
-/** Server path: one row `{tile: Buffer, n: number}`; at most `budget` bytes by the sample's estimate. */
+/**
+ * Server path: one row `{tile, bytes, n}`, the tile as base64 text (`encode` breaks its lines every 76
+ * characters; they are removed) and its length in bytes; at most `budget` bytes by the sample's estimate.
+ */
 export function sqlTileMvt(
   sql: Queryable,
   ds: Geodataset,
@@ -214,9 +217,12 @@ export function sqlTileMvt(
       select t.id, t.geom, t.properties from ${sqlTable(sql, ds)} t
       where ${thinned} and t.id = any(array(select id from thin where rn <= (select n from thin_n)))
     )
-    select ST_AsMVT(q, ${ds.name}::text, ${EXTENT}::int, 'geom', 'id') as tile, count(*)::int as n
-    from (${mvtRows(sql`chosen`)}) q
-    where q.geom is not null`;
+    select replace(encode(m.tile, 'base64'), chr(10), '') as tile, coalesce(octet_length(m.tile), 0) as bytes, m.n
+    from (
+      select ST_AsMVT(q, ${ds.name}::text, ${EXTENT}::int, 'geom', 'id') as tile, count(*)::int as n
+      from (${mvtRows(sql`chosen`)}) q
+      where q.geom is not null
+    ) m`;
 }
 
 /**
