@@ -76,7 +76,7 @@ async function fetchOnce(url: string, init: RequestInit): Promise<Response> {
   try {
     return await fetch(url, init);
   } catch (e) {
-    const code = ((e as { cause?: { code?: string } }).cause ?? {}).code;
+    const code = (e as { cause?: { code?: string } }).cause?.code;
     if ((init.method ?? 'GET') !== 'GET' || code !== 'UND_ERR_SOCKET') throw e;
     return fetch(url, init);
   }

@@ -79,7 +79,13 @@ export function toProxyResult(result: unknown): APIGatewayProxyResult {
     return { statusCode: r.statusCode, headers, multiValueHeaders, body: '' };
   }
   if (r.base64) {
-    return { statusCode: r.statusCode, headers, multiValueHeaders, body: String(r.body), isBase64Encoded: true };
+    return {
+      statusCode: r.statusCode,
+      headers,
+      multiValueHeaders,
+      body: String(r.body),
+      isBase64Encoded: true,
+    };
   }
   headers['Content-Type'] ??= 'application/json; charset=utf-8';
   const body = r.rawJson ? String(r.body) : JSON.stringify(r.body);
