@@ -2,7 +2,8 @@
  * `npm run bench:ogc` — the OGC API – Features figures of docs/ogc.md on the PostGIS server (DATABASE_URL
  * or the local default), in a fresh database created and dropped here, with the read bench's seeded
  * 200,000 points, through the local service (serverless-offline):
- * - items pages of 1,000 features over HTTP (following the next links, and one deep page) against the
+ * - items pages of 1,000 features over HTTP (following the next links, and one deep page), and through
+ *   the items handler invoked in-process (no HTTP, as bench/read.ts measures handlers), against the
  *   same SQL alone (`readItemsChunks`: the statement the handler sends, through the driver with the same
  *   cursor, its rows the texts the handler answers). The pages are asked as a browser asks them
  *   (bench/httpClient.ts: `node:http`, keep-alive, `Accept-Encoding`); the HTTP time ends when the client
@@ -19,6 +20,7 @@ import { mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import postgres from 'postgres';
+import { handler as itemsHandler } from '../functions/ogc/items.ts';
 import { createDb, type Db } from '../lib/db/index.ts';
 import { requireDataset } from '../lib/geodatasets/catalog.ts';
 import type { ReadFilters } from '../lib/geodatasets/read/filters.ts';
@@ -61,6 +63,36 @@ async function sqlPage(db: Db, after: number): Promise<{ ms: number; last: numbe
   const ms = performance.now() - t0;
   if (!texts.length) throw new Error('empty page');
   return { ms, last };
+}
+
+/**
+ * One items page of the handler invoked in-process with an API Gateway event, as bench/read.ts measures
+ * handlers (no HTTP, no serverless-offline): `ms` until it returns its answer.
+ */
+async function handlerPage(after: number): Promise<number> {
+  const query = { limit: '1000', after: String(after) };
+  const event = {
+    httpMethod: 'GET',
+    resource: '/api/ogc/collections/{collectionId}/items',
+    path: `/api/ogc/collections/${LAYER}/items`,
+    pathParameters: { collectionId: LAYER },
+    queryStringParameters: query,
+    multiValueQueryStringParameters: { limit: [query.limit], after: [query.after] },
+    headers: { Host: 'localhost', Accept: 'application/geo+json' },
+    multiValueHeaders: {},
+    body: null,
+    isBase64Encoded: false,
+    requestContext: { requestId: 'bench', stage: 'dev' },
+  };
+  const t0 = performance.now();
+  const res = (await itemsHandler(event as never, { getRemainingTimeInMillis: () => 29_000 } as never)) as {
+    statusCode: number;
+    body: string;
+  };
+  const ms = performance.now() - t0;
+  if (res.statusCode !== 200)
+    throw new Error(`handler answered ${res.statusCode}: ${res.body.slice(0, 300)}`);
+  return ms;
 }
 
 /**
@@ -116,12 +148,25 @@ async function main() {
       next = p.next;
     }
     const sql: number[] = [];
+    const afters: number[] = [];
     let after = 0;
     await sqlPage(db, 0);
     for (let i = 0; i < PAGES; i++) {
+      afters.push(after);
       const p = await sqlPage(db, after);
       sql.push(p.ms);
       after = p.last;
+    }
+    // The handler in-process at the same cursors, each page beside its SQL alone again (no HTTP).
+    process.env.DATABASE_URL = url;
+    process.env.AUTH = 'none';
+    process.env.LOG_LEVEL = 'warn';
+    await handlerPage(0);
+    const inProcess: number[] = [];
+    const sqlBeside: number[] = [];
+    for (const a of afters) {
+      inProcess.push(await handlerPage(a));
+      sqlBeside.push((await sqlPage(db, a)).ms);
     }
     const deepAfter = N_POINTS - 5000;
     const deep: number[] = [];
@@ -144,6 +189,11 @@ async function main() {
       console.log(`${name} | ${s.toFixed(1)} | ${h.toFixed(1)} | ${(h / s).toFixed(2)}`);
     row(`items page of 1,000 (median of ${http.length} consecutive pages)`, median(sql), median(http));
     row(`items page of 1,000 after id ${deepAfter} (median of 3)`, median(deepSql), median(deep));
+    row(
+      `items page of 1,000, the handler in-process, no HTTP (median of ${inProcess.length} pages, each beside its SQL alone)`,
+      median(sqlBeside),
+      median(inProcess),
+    );
     console.log(
       `reference: GET /api/geodatasets/get limit=1000 (median of ${PAGES} pages) | | ${median(get).toFixed(1)} |`,
     );
