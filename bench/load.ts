@@ -214,7 +214,7 @@ async function run(t: Target, seconds: number, count: number) {
 - error lines in the service log: ${errorLines.length}`);
   for (const r of z12) {
     console.log(
-      `- z12 ${r.label} tile ${r.tile.z}/${r.tile.x}/${r.tile.y} (${r.bytes} bytes) at 8 clients: ${r.service.toFixed(1)} tiles/s through the service, ${r.sqlAlone.toFixed(1)} tiles/s SQL alone, ratio ${(r.service / r.sqlAlone).toFixed(2)}; non-200 answers: ${r.failed.length ? r.failed.join(', ') : 'none'} (target ≥ 0.6 of SQL alone)`,
+      `- z12 ${r.label} tile ${r.tile.z}/${r.tile.x}/${r.tile.y} (${r.bytes} bytes) at 8 clients: ${r.service.toFixed(1)} tiles/s through the service, ${r.sqlAlone.toFixed(1)} tiles/s SQL alone, ratio ${(r.service / r.sqlAlone).toFixed(2)} (target ≥ 0.6 of SQL alone); at 32 clients through the service p50 / p99 ${r.at32.percentile(50).toFixed(0)} / ${r.at32.percentile(99).toFixed(0)} ms (target p99 ≤ 500 ms); non-200 answers: ${r.failed.length ? r.failed.join(', ') : 'none'}`,
     );
   }
   console.log(
