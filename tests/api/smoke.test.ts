@@ -12,7 +12,7 @@ describe('service', () => {
 
   it('keeps an idle keep-alive connection for 65 s, and says so (serverless/plugins/offline-keep-alive.cjs)', async () => {
     const agent = new http.Agent({ keepAlive: true });
-    const header = await new Promise<string | undefined>((ok, fail) => {
+    const header = await new Promise<string | string[] | undefined>((ok, fail) => {
       http
         .get(`${apiUrl()}/api/ogc/conformance?f=json`, { agent }, (res) => {
           res.resume();
