@@ -99,11 +99,18 @@ async function waitForHttp(
     }
     const taken = takenPort();
     if (taken !== null) throw new PortTakenError(taken);
+    // The answer is read to its end and the timer cleared: an unread body, or an abort firing later, would
+    // leave this kept-alive connection to be reset under whoever reuses it next.
+    const abort = new AbortController();
+    const timer = setTimeout(() => abort.abort(), 5000);
     try {
-      const res = await fetch(url, { signal: AbortSignal.timeout(5000) });
+      const res = await fetch(url, { signal: abort.signal });
+      await res.arrayBuffer();
       if (res.status < 500) return;
     } catch {
       // not listening yet
+    } finally {
+      clearTimeout(timer);
     }
     await new Promise((r) => setTimeout(r, 200));
   }
