@@ -52,6 +52,7 @@ export function buildOptions() {
     external: ['@electric-sql/pglite', '@electric-sql/pglite-postgis', 'esbuild', 'gdal3.js'],
     plugins: [
       apiRoutesPlugin(root),
+      postgresPatchedPlugin(),
       {
         name: 'write-package-json',
         setup(build) {
@@ -62,6 +63,30 @@ export function buildOptions() {
         },
       },
     ],
+  };
+}
+
+/**
+ * Refuses to bundle an unpatched postgres.js: patches/postgres+3.4.9.patch (applied by `npm ci`'s
+ * postinstall, patch-package) keeps a query that fails while it is built from giving every later query on
+ * its connection the answer of the one before (docs/connections.md, "A query that fails before it is sent").
+ */
+function postgresPatchedPlugin() {
+  return {
+    name: 'postgres-patched',
+    setup(build) {
+      build.onStart(() => {
+        for (const f of [
+          'node_modules/postgres/src/connection.js',
+          'node_modules/postgres/cjs/src/connection.js',
+        ]) {
+          if (!readFileSync(join(root, f), 'utf8').includes('sent.remove(q)'))
+            return {
+              errors: [{ text: `${f} is not patched: run \`npm ci\` (its postinstall applies patches/)` }],
+            };
+        }
+      });
+    },
   };
 }
 
@@ -87,6 +112,7 @@ const INPUTS = [
   'package.json',
   'package-lock.json',
   'tsconfig.json',
+  'patches',
 ];
 const STAMP = join(root, 'dist', '.inputs-sha1');
 

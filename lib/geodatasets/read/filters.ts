@@ -1,4 +1,4 @@
-import { type Fragment, sqlIdentifier } from '#lib/db/fragments.ts';
+import { type Fragment, sqlIdentifier, timestampSql } from '#lib/db/fragments.ts';
 import type { Queryable } from '#lib/db/index.ts';
 import { badRequest } from '#lib/errors.ts';
 import { ISO_TIMESTAMP_SQL } from '#lib/iso8601.ts';
@@ -91,7 +91,7 @@ function timeExpr(
 function boundTime(sql: Queryable, w: TimeWindow, which: 'start' | 'end'): Fragment | undefined {
   const iso = which === 'start' ? w.start : w.end;
   const raw = which === 'start' ? w.starttime : w.endtime;
-  if (iso !== undefined) return sql`${iso}::timestamptz`;
+  if (iso !== undefined) return timestampSql(sql, iso);
   if (raw === undefined) return undefined;
   return sql`to_timestamp(${raw}, ${w.format ?? DEFAULT_FORMAT})`;
 }

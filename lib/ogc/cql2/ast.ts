@@ -149,6 +149,9 @@ export function normalTimestamp(s: string): string | undefined {
   if (!TIMESTAMP_RE.test(s) || !realDate(s)) return undefined;
   const [h, mi, sec] = s.slice(11, 19).split(':').map(Number);
   if (h > 23 || mi > 59 || sec > 60) return undefined;
+  // RFC 3339's time-numoffset: hours 00-23, minutes 00-59 (`+24:00` and `+00:60` are not offsets).
+  const offset = /([+-])(\d{2}):(\d{2})$/.exec(s);
+  if (offset && (Number(offset[2]) > 23 || Number(offset[3]) > 59)) return undefined;
   return s.replace(/\.(\d*?)0+(?=Z|[+-])/, (_m, keep: string) => (keep ? `.${keep}` : ''));
 }
 

@@ -1,4 +1,4 @@
-import type { Fragment } from '#lib/db/fragments.ts';
+import { dateSql, type Fragment, timestampSql } from '#lib/db/fragments.ts';
 import type { Queryable } from '#lib/db/index.ts';
 import { badRequest } from '#lib/errors.ts';
 import {
@@ -144,8 +144,8 @@ class Compiler {
     if (typeof e === 'boolean') return { kind: 'boolean', sql: sql`${e}::boolean` };
     if (Array.isArray(e)) return this.unsupported('an array here');
     if (isProperty(e)) return this.property(e.property);
-    if ('date' in e) return { kind: 'instant', sql: sql`(${e.date}::date::timestamp at time zone 'UTC')` };
-    if ('timestamp' in e) return { kind: 'instant', sql: sql`${e.timestamp}::timestamptz` };
+    if ('date' in e) return { kind: 'instant', sql: dateSql(sql, e.date) };
+    if ('timestamp' in e) return { kind: 'instant', sql: timestampSql(sql, e.timestamp) };
     if ('bbox' in e || 'type' in e) return { kind: 'geometry', sql: this.geometry(e) };
     if ('interval' in e) return this.unsupported('an INTERVAL outside a temporal operator');
     const { op, args } = e as OpCall;
@@ -304,7 +304,7 @@ class Compiler {
       return { start, end };
     }
     if (typeof e === 'object' && e !== null && !Array.isArray(e) && 'date' in e) {
-      const day = sql`(${e.date}::date::timestamp at time zone 'UTC')`;
+      const day = dateSql(sql, e.date);
       return { start: day, end: sql`(${day} + interval '1 day' - interval '1 microsecond')` };
     }
     const t = this.asInstant(this.value(e), 'a temporal operator');
@@ -316,7 +316,7 @@ class Compiler {
     if (typeof e === 'string') {
       if (e === '..') return side === 'start' ? sql`'-infinity'::timestamptz` : sql`'infinity'::timestamptz`;
       if (e.length === 10) return this.interval({ date: e })[side];
-      return sql`${e}::timestamptz`;
+      return timestampSql(sql, e);
     }
     return this.interval(e)[side];
   }
