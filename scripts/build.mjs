@@ -52,7 +52,7 @@ export function buildOptions() {
     external: ['@electric-sql/pglite', '@electric-sql/pglite-postgis', 'esbuild', 'gdal3.js'],
     plugins: [
       apiRoutesPlugin(root),
-      postgresPatchedPlugin(),
+      dependenciesPatchedPlugin(),
       {
         name: 'write-package-json',
         setup(build) {
@@ -67,20 +67,25 @@ export function buildOptions() {
 }
 
 /**
- * Refuses to bundle an unpatched postgres.js: patches/postgres+3.4.9.patch (applied by `npm ci`'s
- * postinstall, patch-package) keeps a query that fails while it is built from giving every later query on
- * its connection the answer of the one before (docs/connections.md, "A query that fails before it is sent").
+ * The dependencies patched by `npm ci`'s postinstall (patch-package, patches/), each with a line only the
+ * patched file holds. postgres.js: a query that fails while it is built no longer gives every later query
+ * on its connection the answer of the one before (docs/connections.md, "A query that fails before it is
+ * sent"). vt-pbf: an integer past 2^53 is written as a double, not a varint that throws (docs/tiles.md).
  */
-function postgresPatchedPlugin() {
+const PATCHED = [
+  ['node_modules/postgres/src/connection.js', 'sent.remove(q)'],
+  ['node_modules/postgres/cjs/src/connection.js', 'sent.remove(q)'],
+  ['node_modules/vt-pbf/index.js', 'Number.isSafeInteger(value)'],
+];
+
+/** Refuses to bundle an unpatched dependency. */
+function dependenciesPatchedPlugin() {
   return {
-    name: 'postgres-patched',
+    name: 'dependencies-patched',
     setup(build) {
       build.onStart(() => {
-        for (const f of [
-          'node_modules/postgres/src/connection.js',
-          'node_modules/postgres/cjs/src/connection.js',
-        ]) {
-          if (!readFileSync(join(root, f), 'utf8').includes('sent.remove(q)'))
+        for (const [f, marker] of PATCHED) {
+          if (!readFileSync(join(root, f), 'utf8').includes(marker))
             return {
               errors: [{ text: `${f} is not patched: run \`npm ci\` (its postinstall applies patches/)` }],
             };

@@ -3,7 +3,8 @@ import { getDb } from '#lib/db/index.ts';
 import { findDataset } from '#lib/geodatasets/catalog.ts';
 import { recomputeMissingStats, recomputeStats } from '#lib/geodatasets/manage.ts';
 import { recreateGeodataset } from '#lib/geodatasets/write/write.ts';
-import { adminToken, call, login, uniqueName } from '../helpers.ts';
+import { decodeTile } from '../fixtures/tiles.ts';
+import { adminToken, apiUrl, call, login, uniqueName } from '../helpers.ts';
 
 /**
  * Poison numbers in stored data (docs/contract.md#5-edge-cases-decided: skipped, never an error) and huge numbers in integer
@@ -121,6 +122,19 @@ describe('poison numbers are skipped, never an error', () => {
       q: { type: 'number', min: 1, max: 1, sum: 1, sumsq: 1, count: 1 },
     });
     await db.sql`delete from geodatasets where name = ${broken}`;
+  });
+});
+
+describe('huge integers in stored properties', () => {
+  it('are encoded in vector tiles as doubles, never a 500 (both encoders)', async () => {
+    const big = uniqueName('gd_bigints');
+    created.push(big);
+    const props = { big: 1e20, neg: -1e20, huge: 1e300, top: 2 ** 64, safe: 2 ** 53 - 1, small: 5 };
+    await recreateGeodataset(db, { type: 'FeatureCollection', features: [point(1, props)] }, { name: big });
+    const res = await fetch(`${apiUrl()}/api/geodatasets/get?layer=${big}&type=mvt&x=0&y=0&z=0`);
+    expect(res.status, await res.clone().text()).toBe(200);
+    const [f] = decodeTile(Buffer.from(await res.arrayBuffer()))[big].features;
+    expect(f.properties).toEqual(props);
   });
 });
 
