@@ -112,6 +112,24 @@ describe('the Webhooks page: save, entries, config', () => {
     ['an unknown method', { webhooks: [{ type: 'TRACE' }] }, "'config.webhooks[0].type'"],
     ['a header that is not JSON', { webhooks: [{ header: '{bad' }] }, "'config.webhooks[0].header'"],
     ['a body that is not an object', { webhooks: [{ body: '[1]' }] }, "'config.webhooks[0].body'"],
+    // The input guards (docs/input.md) on the JSON texts, as on any body: once a 500.
+    [
+      'config text holding a NUL',
+      '{"webhooks": [{"url": "http://a.test/\\u0000"}]}',
+      "'config.webhooks[0].url'",
+    ],
+    [
+      'config text nested 4,500 deep',
+      `{"webhooks": [${'['.repeat(4500)}${']'.repeat(4500)}]}`,
+      'nested deeper',
+    ],
+    ['a reserved key in the config text', '{"webhooks": [], "__proto__": {"x": 1}}', "'config.__proto__'"],
+    [
+      'a header text nested 4,500 deep',
+      { webhooks: [{ header: `{"a": ${'['.repeat(4500)}${']'.repeat(4500)}}` }] },
+      "'config.webhooks[0].header",
+    ],
+    ['a body text holding a NUL', { webhooks: [{ body: '{"a": "\\u0000"}' }] }, "'config.webhooks[0].body.a'"],
   ])('refuses %s with a 400 naming the field', async (_label, config, field) => {
     const res = await save(config);
     expect(res.status).toBe(400);
