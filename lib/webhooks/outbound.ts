@@ -17,11 +17,21 @@ export class RefusedTarget extends Error {}
 export const allowPrivateTargets = () => envText('WEBHOOK_ALLOW_PRIVATE') === 'true';
 export const webhookTimeoutMs = () => envNumber('WEBHOOK_TIMEOUT_MS', 5000, { integer: true, max: 60_000 });
 
+/**
+ * IPv6's `::/8`, reserved by the IETF: it holds `::1`, `::`, the IPv4-mapped `::ffff:0:0/96` (read as its
+ * IPv4 address first) and the deprecated IPv4-compatible `::/96` (`::7f00:1` is `::127.0.0.1`, which some
+ * stacks route to the embedded IPv4 address). ipaddr.js calls the last `unicast`; no public host is there.
+ */
+const IETF_RESERVED_V6 = ipaddr.parseCIDR('::/8');
+
 /** Why `address` may not be called, or null when it is a public unicast address. */
 export function privateRange(address: string): string | null {
   if (!ipaddr.isValid(address)) return 'not an IP address';
-  const range = ipaddr.process(address).range();
-  return range === 'unicast' ? null : range;
+  const parsed = ipaddr.process(address);
+  const range = parsed.range();
+  if (range !== 'unicast') return range;
+  if (parsed.kind() === 'ipv6' && parsed.match(IETF_RESERVED_V6)) return 'reserved (IPv4-compatible or ::/8)';
+  return null;
 }
 
 export interface ResolvedTarget {

@@ -20,6 +20,22 @@ describe('webhook targets', () => {
     expect(privateRange(address)).toBe(range);
   });
 
+  // IPv6 forms that embed a loopback or private IPv4 address (the IPv4-compatible ::/96 once passed).
+  it.each([
+    ['::7f00:1', /reserved/],
+    ['::127.0.0.1', /reserved|loopback/],
+    ['::a00:1', /reserved/],
+    ['::ffff:7f00:1', /loopback/],
+    ['::ffff:0:7f00:1', /rfc6145/],
+    ['64:ff9b::7f00:1', /rfc6052/],
+    ['2002:7f00:1::', /6to4/],
+    ['2001::1', /teredo/],
+    ['0:0:0:0:0:0:0:1', /loopback/],
+    ['::', /unspecified/],
+  ])('%s is refused', (address, range) => {
+    expect(privateRange(address)).toMatch(range);
+  });
+
   it.each(['8.8.8.8', '2606:4700:4700::1111'])('%s is a public address', (address) => {
     expect(privateRange(address)).toBeNull();
   });
@@ -27,6 +43,7 @@ describe('webhook targets', () => {
   it('checks every address a name resolves to, and the scheme', async () => {
     await expect(resolveTarget('http://localhost:9/x', false)).rejects.toThrow(RefusedTarget);
     await expect(resolveTarget('http://[::1]/x', false)).rejects.toThrow(/loopback/);
+    await expect(resolveTarget('http://[::7f00:1]/x', false)).rejects.toThrow(/reserved/);
     await expect(resolveTarget('file:///etc/passwd', false)).rejects.toThrow(/http and https/);
     await expect(resolveTarget('http://127.0.0.1:9/x', true)).resolves.toMatchObject({
       address: '127.0.0.1',
