@@ -124,3 +124,37 @@ describe('WebSocket message rate', () => {
     expect(client.ws.readyState).toBe(client.ws.OPEN);
   }, 90_000);
 });
+
+describe('WebSocket frames and messages are bounded as API Gateway bounds them', () => {
+  const KiB = 1024;
+  /** Sends `bytes` as one message in frames of `frame` bytes (the last one smaller). */
+  const sendInFrames = (client: Awaited<ReturnType<typeof connect>>, bytes: number, frame: number) => {
+    const text = `{"action":"ping","pad":"${'x'.repeat(bytes - 28)}"}`;
+    for (let at = 0; at < text.length; at += frame) {
+      const part = text.slice(at, at + frame);
+      client.ws.send(part, { fin: at + frame >= text.length, binary: false, compress: false });
+    }
+  };
+
+  it('answers a message of 120 KiB sent in 30 KiB frames', async () => {
+    const client = await connect(portOf(apiUrl()));
+    sendInFrames(client, 120 * KiB, 30 * KiB);
+    expect(await client.next((m) => m.type === 'pong')).toMatchObject({ type: 'pong' });
+  });
+
+  it('closes the connection with 1009 on a frame over 32 KiB', async () => {
+    const client = await connect(portOf(apiUrl()));
+    sendInFrames(client, 40 * KiB, 40 * KiB);
+    expect(await client.closed).toBe(1009);
+  });
+
+  it('closes the connection with 1009 on a message over 128 KiB, even in small frames', async () => {
+    const client = await connect(portOf(apiUrl()));
+    sendInFrames(client, 200 * KiB, 16 * KiB);
+    expect(await client.closed).toBe(1009);
+    // The service lives on (an unheard socket error once ended its process): a new connection answers.
+    const next = await connect(portOf(apiUrl()));
+    next.send({ action: 'ping' });
+    expect(await next.next((m) => m.type === 'pong')).toMatchObject({ type: 'pong' });
+  });
+});
