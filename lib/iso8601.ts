@@ -5,7 +5,7 @@
  * - **a time a client sends** (`parseIsoInstant`: `starttime`/`endtime` of the geodataset reads and of the
  *   tileset times): any ISO 8601 date or date-time, extended or basic format, reduced precision (`2024`,
  *   `2024-01`), `T` (any case) or a space, a fraction after `.` or `,`, `Z` or `±hh[:mm]`; `24:00` ends a
- *   day and a leap second `:60` counts as `:59` (docs/geodatasets-read.md, "Time").
+ *   day and a leap second `:60` is the next minute's first second (docs/geodatasets-read.md, "Time").
  * - **a time stored in a feature property** (`parseIsoTimestamp` for the derived columns on ingest and the
  *   tileset folder names; `ISO_TIMESTAMP_SQL` for the per-feature read in the database): the complete
  *   extended date `YYYY-MM-DD`, an optional `T`/space time `hh:mm[:ss[.f]]` (hour 00–23), an optional `Z`
@@ -40,7 +40,12 @@ export function parseIsoInstant(text: string): string | undefined {
   if (!m) return undefined;
   const [, y, mo = '01', d = '01', h = '00', mi = '00', s = '00', frac = '', off] = m;
   if (Number(s) > 60 || (Number(h) === 24 && (Number(mi) !== 0 || Number(s) !== 0))) return undefined;
-  return instant(y, mo, d, h, mi, Math.min(Number(s), 59), frac, off);
+  // A leap second is the next minute's first second, as PostgreSQL (and the CQL2 TIMESTAMP) reads it.
+  if (Number(s) === 60) {
+    const t = instant(y, mo, d, h, mi, 59, frac, off);
+    return t && new Date(Date.parse(t) + 1000).toISOString();
+  }
+  return instant(y, mo, d, h, mi, Number(s), frac, off);
 }
 
 /** A time stored in a feature property (see above) → ISO instant, or undefined. */

@@ -10,27 +10,43 @@ export interface DatetimeWindow {
   end?: string;
 }
 
-const DATE_TIME = /^(\d{4})-(\d{2})-(\d{2})[Tt](\d{2}):(\d{2}):(\d{2})(\.\d+)?([Zz]|[+-]\d{2}:\d{2})$/;
+/** RFC 3339 `date-time`: hours 00–23, minutes 00–59, seconds 00–60 (a leap second), offsets ±00:00–23:59. */
+const DATE_TIME =
+  /^(\d{4})-(\d{2})-(\d{2})[Tt]([01]\d|2[0-3]):([0-5]\d):([0-5]\d|60)(\.\d+)?([Zz]|([+-])([01]\d|2[0-3]):([0-5]\d))$/;
 const DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
 
-function instant(text: string, which: 'start' | 'end'): string {
-  const t = text.trim();
+/** Epoch milliseconds of a real calendar day (year 0001 or later), or NaN (`2024-02-30`, `0000-01-01`). */
+function dayMs(y: string, m: string, d: string): number {
+  const [Y, M, D] = [y, m, d].map(Number);
+  const day = new Date(0);
+  day.setUTCFullYear(Y, M - 1, D);
+  const real = Y > 0 && day.getUTCFullYear() === Y && day.getUTCMonth() === M - 1 && day.getUTCDate() === D;
+  return real ? day.getTime() : Number.NaN;
+}
+
+/**
+ * An RFC 3339 date-time or full-date as epoch milliseconds (a date: its first or last millisecond, UTC).
+ * A leap second (`:60`) is the next minute's first second, as PostgreSQL reads it (docs/ogc.md, "datetime").
+ */
+function instantMs(t: string, which: 'start' | 'end'): number {
   const date = DATE.exec(t);
-  const ms = date
-    ? Date.parse(`${t}T00:00:00Z`) + (which === 'end' ? 86_400_000 - 1 : 0)
-    : DATE_TIME.test(t)
-      ? Date.parse(t)
-      : Number.NaN;
-  // A rolled-over date (2024-02-30) parses to another day: compared back with the text's own date.
-  const ymd = (date ?? DATE_TIME.exec(t))?.slice(1, 4).join('-');
-  const iso = Number.isFinite(ms) ? new Date(ms).toISOString() : undefined;
-  const sameDay = date ? iso?.slice(0, 10) === ymd : Number.isFinite(ms);
-  if (!iso || !sameDay) {
+  if (date) return dayMs(date[1], date[2], date[3]) + (which === 'end' ? 86_400_000 - 1 : 0);
+  const m = DATE_TIME.exec(t);
+  if (!m) return Number.NaN;
+  const [, y, mo, d, h, mi, sec, frac = '', , sign, oh, om] = m;
+  const ms = Number(frac.slice(1, 4).padEnd(3, '0'));
+  const offset = sign ? (sign === '+' ? 1 : -1) * (Number(oh) * 60 + Number(om)) * 60_000 : 0;
+  return dayMs(y, mo, d) + ((Number(h) * 60 + Number(mi)) * 60 + Number(sec)) * 1000 + ms - offset;
+}
+
+function instant(text: string, which: 'start' | 'end'): string {
+  const ms = instantMs(text.trim(), which);
+  if (!Number.isFinite(ms) || Math.abs(ms) > 8.64e15) {
     throw badRequest(
       `'datetime' ${JSON.stringify(text).slice(0, 60)} is not an RFC 3339 date-time (2024-05-01T12:00:00Z) or date (2024-05-01).`,
     );
   }
-  return iso;
+  return new Date(ms).toISOString();
 }
 
 export function parseDatetime(value: string): DatetimeWindow {

@@ -133,7 +133,19 @@ describe('OGC API parameters', () => {
     expect(parseDatetime('../2024-01-02T00:00:00Z')).toEqual({ end: '2024-01-02T00:00:00.000Z' });
     expect(parseDatetime('2024-01-02T00:00:00Z/')).toEqual({ start: '2024-01-02T00:00:00.000Z' });
     expect(parseDatetime('../..')).toEqual({});
+    // RFC 3339: a leap second is the next minute's first second; `t`/`z` in either case; a fraction.
+    expect(parseDatetime('2016-12-31T23:59:60Z').start).toBe('2017-01-01T00:00:00.000Z');
+    expect(parseDatetime('2016-12-31T23:59:60.5+00:00').start).toBe('2017-01-01T00:00:00.500Z');
+    expect(parseDatetime('2024-01-02t03:04:05.123456z').start).toBe('2024-01-02T03:04:05.123Z');
+    expect(parseDatetime('2024-01-02T03:04:05-23:59').start).toBe('2024-01-03T03:03:05.000Z');
     for (const bad of [
+      '2024-01-02T24:00:00Z',
+      '2024-01-02T23:59:61Z',
+      '2024-01-02T00:00:00+24:00',
+      '2024-01-02T00:00:00+00:60',
+      '2024-01-02T00:00:00+0100',
+      '0000-01-01',
+      '2023-02-29T00:00:00Z',
       '',
       '..',
       'now',

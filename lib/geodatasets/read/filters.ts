@@ -55,17 +55,44 @@ function sqlPropTime(
 ): Fragment {
   const v = sqlPropPath(sql, ds, path, alias);
   if (format !== undefined) {
-    return sql`(case when jsonb_typeof(${v}) = 'string' then to_timestamp(${v} #>> '{}', ${format}) end)`;
+    // A text the pattern does not fit is no time (null), not an error for the whole read.
+    return sql`(case when jsonb_typeof(${v}) = 'string' then mmgis_to_timestamp_or_null(${v} #>> '{}', ${format}) end)`;
   }
   return sqlJsonTime(sql, v);
 }
 
-/** A jsonb value as a time: a JSON number is epoch milliseconds, a string ISO 8601 (see `sqlPropTime`). */
+/** JavaScript's range of epoch milliseconds: a JSON number beyond it is no time (the cast would raise). */
+const MAX_EPOCH_MS = 8.64e15;
+
+/**
+ * Whether a text the stored-value regexes matched (leading white space, then `YYYY-MM-DD`) names a real
+ * day: year 0001 or later, and the month's own days (29 February only in a leap year). The regexes bound
+ * the month to 01–12 and the day to 01–31; the cast raises on the rest (`2024-02-30`, `0000-01-01`), and one
+ * such feature once made every temporal filter on its property a 400. Pure arithmetic: nothing here raises.
+ */
+function sqlRealDay(sql: Queryable, text: Fragment): Fragment {
+  const s = sql`btrim(${text}, E' \t\n\r\f\v')`;
+  const year = sql`substr(${s}, 1, 4)::int`;
+  const day = sql`substr(${s}, 9, 2)::int`;
+  return sql`(${year} > 0 and (${day} <= 28 or ${day} <= case substr(${s}, 6, 2)::int
+    when 2 then case when ${year} % 4 = 0 and (${year} % 100 <> 0 or ${year} % 400 = 0) then 29 else 28 end
+    when 4 then 30 when 6 then 30 when 9 then 30 when 11 then 30 else 31 end))`;
+}
+
+/**
+ * A jsonb value as a time: a JSON number is epoch milliseconds, a string ISO 8601 (see `sqlPropTime`).
+ * A value that is no readable time (a rolled-over date, a number past JavaScript's range) is null: that
+ * feature has no time, and the filter goes on for the others (docs/geodatasets-read.md, "Time").
+ */
 export function sqlJsonTime(sql: Queryable, v: Fragment): Fragment {
+  const text = sql`(${v} #>> '{}')`;
+  // Nested CASEs, not AND: only a CASE guarantees the day is read after the regex matched.
   return sql`(case jsonb_typeof(${v})
-    when 'number' then to_timestamp((${v} #>> '{}')::float8 / 1000)
-    when 'string' then (case when (${v} #>> '{}') ~ ${ISO_TIMESTAMP_SQL.withOffset} then (${v} #>> '{}')::timestamptz
-                             when (${v} #>> '{}') ~ ${ISO_TIMESTAMP_SQL.withoutOffset} then (${v} #>> '{}')::timestamp at time zone 'UTC' end)
+    when 'number' then (case when abs(${text}::numeric) < ${MAX_EPOCH_MS}::numeric then to_timestamp(${text}::float8 / 1000) end)
+    when 'string' then (case
+      when ${text} ~ ${ISO_TIMESTAMP_SQL.withOffset} then (case when ${sqlRealDay(sql, text)} then ${text}::timestamptz end)
+      when ${text} ~ ${ISO_TIMESTAMP_SQL.withoutOffset} then (case when ${sqlRealDay(sql, text)} then ${text}::timestamp at time zone 'UTC' end)
+      end)
     end)`;
 }
 
