@@ -129,7 +129,11 @@ describe('the Webhooks page: save, entries, config', () => {
       { webhooks: [{ header: `{"a": ${'['.repeat(4500)}${']'.repeat(4500)}}` }] },
       "'config.webhooks[0].header",
     ],
-    ['a body text holding a NUL', { webhooks: [{ body: '{"a": "\\u0000"}' }] }, "'config.webhooks[0].body.a'"],
+    [
+      'a body text holding a NUL',
+      { webhooks: [{ body: '{"a": "\\u0000"}' }] },
+      "'config.webhooks[0].body.a'",
+    ],
   ])('refuses %s with a 400 naming the field', async (_label, config, field) => {
     const res = await save(config);
     expect(res.status).toBe(400);
