@@ -79,5 +79,7 @@ function instant(
     if (oh > 23 || omin > 59) return undefined;
     t -= (om[1] === '+' ? 1 : -1) * (oh * 60 + omin) * 60000;
   }
-  return new Date(t).toISOString();
+  // The years the database reads (0001–9999): an offset can carry 9999-12-31 into 10000.
+  const iso = new Date(t).toISOString();
+  return /^\d{4}-/.test(iso) && !iso.startsWith('0000') ? iso : undefined;
 }

@@ -15,12 +15,12 @@ const DATE_TIME =
   /^(\d{4})-(\d{2})-(\d{2})[Tt]([01]\d|2[0-3]):([0-5]\d):([0-5]\d|60)(\.\d+)?([Zz]|([+-])([01]\d|2[0-3]):([0-5]\d))$/;
 const DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
 
-/** Epoch milliseconds of a real calendar day (year 0001 or later), or NaN (`2024-02-30`, `0000-01-01`). */
+/** Epoch milliseconds of a real calendar day (RFC 3339's years 0000–9999), or NaN (`2024-02-30`). */
 function dayMs(y: string, m: string, d: string): number {
   const [Y, M, D] = [y, m, d].map(Number);
   const day = new Date(0);
   day.setUTCFullYear(Y, M - 1, D);
-  const real = Y > 0 && day.getUTCFullYear() === Y && day.getUTCMonth() === M - 1 && day.getUTCDate() === D;
+  const real = day.getUTCFullYear() === Y && day.getUTCMonth() === M - 1 && day.getUTCDate() === D;
   return real ? day.getTime() : Number.NaN;
 }
 
@@ -39,13 +39,25 @@ function instantMs(t: string, which: 'start' | 'end'): number {
   return dayMs(y, mo, d) + ((Number(h) * 60 + Number(mi)) * 60 + Number(sec)) * 1000 + ms - offset;
 }
 
-function instant(text: string, which: 'start' | 'end'): string {
-  const ms = instantMs(text.trim(), which);
-  if (!Number.isFinite(ms) || Math.abs(ms) > 8.64e15) {
+/** The instants the database reads (years 0001–9999): RFC 3339 allows year 0000, PostgreSQL does not. */
+const FIRST_MS = -62_135_596_800_000; // 0001-01-01T00:00:00Z (Date.UTC reads years 0-99 as 1900-1999)
+const LAST_MS = Date.UTC(9999, 11, 31, 23, 59, 59, 999);
+
+/**
+ * An interval end as ISO text, or undefined for an open end. A start before year 0001 is open (QGIS sends
+ * `0000-01-01T00:00:00Z` for "no start"), an end after 9999 open too (QGIS: `9999-12-31T00:00:00Z`).
+ */
+function instant(text: string, which: 'start' | 'end'): string | undefined {
+  let ms = instantMs(text.trim(), which);
+  if (!Number.isFinite(ms)) {
     throw badRequest(
       `'datetime' ${JSON.stringify(text).slice(0, 60)} is not an RFC 3339 date-time (2024-05-01T12:00:00Z) or date (2024-05-01).`,
     );
   }
+  if (which === 'start' && ms < FIRST_MS) return undefined;
+  if (which === 'end' && ms > LAST_MS) return undefined;
+  if (which === 'end' && ms < FIRST_MS) throw badRequest(`'datetime' ends before the year 0001.`);
+  ms = Math.min(ms, LAST_MS);
   return new Date(ms).toISOString();
 }
 

@@ -21,6 +21,7 @@ const t0 = [
   1577836800000, // 7: 2020-01-01 in epoch milliseconds
   '2023-02-29', // 8: not a leap year
   '2024-02-29T12:00:00+05:00', // 9: a leap day
+  -1e15, // 10: epoch milliseconds before 4713 BC (the cast raised)
 ];
 const t1 = [
   '2020-01-01',
@@ -69,6 +70,7 @@ describe('unreadable times in the data are missing times, not a 400', () => {
       await ids({ ...window, starttime: '2019-01-01T00:00:00Z', endtime: '2022-01-01T00:00:00Z' }),
     ).toEqual([1, 5, 7]);
     expect(await ids({ ...window, starttime: '2024-01-01T00:00:00Z' })).toEqual([9]);
+    expect(await ids({ ...window, endtime: '2020-01-01T00:00:00Z' })).toEqual([1, 7]);
   });
 
   it('a CQL2 temporal filter on that property', async () => {
@@ -96,6 +98,8 @@ describe('time values a client sends', () => {
   it.each([
     [{ starttime: '2020-01-01T00:00:61Z' }, 'starttime'],
     [{ endtime: '2020-02-30' }, 'endtime'],
+    [{ starttime: '0000-06-01T00:00:00Z' }, 'starttime'],
+    [{ endtime: '9999-12-31T23:00:00-05:00' }, 'endtime'],
     [{ filter: "T_AFTER(t0, TIMESTAMP('2020-01-01T00:00:00+24:00'))" }, 'filter'],
     [{ filter: "T_AFTER(t0, DATE('2020-02-30'))" }, 'filter'],
     [{ filter: "T_AFTER(t0, TIMESTAMP('0000-01-01T00:00:00Z'))" }, 'filter'],

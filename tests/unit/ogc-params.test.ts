@@ -138,6 +138,15 @@ describe('OGC API parameters', () => {
     expect(parseDatetime('2016-12-31T23:59:60.5+00:00').start).toBe('2017-01-01T00:00:00.500Z');
     expect(parseDatetime('2024-01-02t03:04:05.123456z').start).toBe('2024-01-02T03:04:05.123Z');
     expect(parseDatetime('2024-01-02T03:04:05-23:59').start).toBe('2024-01-03T03:03:05.000Z');
+    // QGIS's open ends: year 0000 (RFC 3339 allows it; the database does not) and 9999.
+    expect(parseDatetime('0000-01-01T00:00:00Z/2024-01-02T00:00:00Z')).toEqual({
+      start: undefined,
+      end: '2024-01-02T00:00:00.000Z',
+    });
+    expect(parseDatetime('2024-01-09T00:00:00Z/9999-12-31T23:59:59-05:00')).toEqual({
+      start: '2024-01-09T00:00:00.000Z',
+      end: undefined,
+    });
     for (const bad of [
       '2024-01-02T24:00:00Z',
       '2024-01-02T23:59:61Z',

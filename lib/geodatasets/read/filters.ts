@@ -61,7 +61,11 @@ function sqlPropTime(
   return sqlJsonTime(sql, v);
 }
 
-/** JavaScript's range of epoch milliseconds: a JSON number beyond it is no time (the cast would raise). */
+/**
+ * Epoch milliseconds the database reads as a time: PostgreSQL's timestamps start in 4713 BC (about
+ * −2.1e14 ms) and JavaScript's end at 8.64e15 ms. A JSON number outside is no time (the cast would raise).
+ */
+const MIN_EPOCH_MS = -2e14;
 const MAX_EPOCH_MS = 8.64e15;
 
 /**
@@ -88,7 +92,8 @@ export function sqlJsonTime(sql: Queryable, v: Fragment): Fragment {
   const text = sql`(${v} #>> '{}')`;
   // Nested CASEs, not AND: only a CASE guarantees the day is read after the regex matched.
   return sql`(case jsonb_typeof(${v})
-    when 'number' then (case when abs(${text}::numeric) < ${MAX_EPOCH_MS}::numeric then to_timestamp(${text}::float8 / 1000) end)
+    when 'number' then (case when ${text}::numeric between ${MIN_EPOCH_MS}::numeric and ${MAX_EPOCH_MS}::numeric
+                             then to_timestamp(${text}::float8 / 1000) end)
     when 'string' then (case
       when ${text} ~ ${ISO_TIMESTAMP_SQL.withOffset} then (case when ${sqlRealDay(sql, text)} then ${text}::timestamptz end)
       when ${text} ~ ${ISO_TIMESTAMP_SQL.withoutOffset} then (case when ${sqlRealDay(sql, text)} then ${text}::timestamp at time zone 'UTC' end)
