@@ -140,16 +140,9 @@ describe('packaged template: REST API stage cache on the tile route', () => {
     expect(template.Resources.OgcTileLambdaFunction.Properties.Environment.Variables.TILE_MAX_AGE).toBe(
       '300',
     );
-    expect(template.Resources.OgcTileLambdaFunction.Properties.ReservedConcurrentExecutions).toBe(100);
   });
 
-  it('reserves concurrency for the expensive anonymous reads', () => {
-    const r = template.Resources;
-    // Room for several map views' tile bursts at once (docs/geodatasets-read.md, "Limits against floods").
-    expect(r.GeodatasetsGetLambdaFunction.Properties.ReservedConcurrentExecutions).toBe(100);
-    expect(r.GeodatasetsAggregationsLambdaFunction.Properties.ReservedConcurrentExecutions).toBe(5);
-    expect(r.GeodatasetsBulkAggregationsLambdaFunction.Properties.ReservedConcurrentExecutions).toBe(5);
-  });
+  // The reservations of the expensive reads are parameters, none by default: tests/unit/package-stacks.test.ts.
 
   it('gives the read Lambda the same max-age as the gateway TTL', () => {
     const fn = template.Resources.GeodatasetsGetLambdaFunction;

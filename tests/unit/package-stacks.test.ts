@@ -169,7 +169,7 @@ describe('reserved concurrency', () => {
     }
   }, 300_000);
 
-  it('sets each parameter's reservation on its functions when they leave 100 unreserved', async () => {
+  it("sets each parameter's reservation on its functions when they leave 100 unreserved", async () => {
     const out = mkdtempSync(join(tmpdir(), 'sls-reserved-'));
     try {
       const params = ['readConcurrency=100', 'aggregationsConcurrency=5', 'jobConcurrency=4', 'accountConcurrency=1000'];
