@@ -5,7 +5,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { percentile, packagedFunctions, runPackaged, runRoot } from '../tests/fixtures/lambdaRun.ts';
+import { packagedFunctions, percentile, runPackaged, runRoot } from '../tests/fixtures/lambdaRun.ts';
 import { DEFAULT_PACKAGE_ENV, packageService } from '../tests/fixtures/packageService.ts';
 
 const runs = Number(process.env.RUNS ?? 2);
@@ -25,7 +25,11 @@ try {
       }
     }
   }
-  console.log(`${functions.length} functions, fastest of ${runs} run(s) each; load average ${loadavg().map((x) => x.toFixed(2)).join(' ')}`);
+  console.log(
+    `${functions.length} functions, fastest of ${runs} run(s) each; load average ${loadavg()
+      .map((x) => x.toFixed(2))
+      .join(' ')}`,
+  );
   console.log('| source maps | p50 ms | p95 ms | slowest ms | slowest function |');
   console.log('|---|---|---|---|---|');
   for (const mode of ['maps', 'plain'] as const) {

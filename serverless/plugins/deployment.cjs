@@ -47,14 +47,17 @@ function reservedIds(sls, resources, functions) {
       .filter(([, r]) => r.Type === 'AWS::Lambda::Function')
       .filter(([, r]) => {
         const handler = String(r.Properties.Handler ?? '');
-        return handler.startsWith('dist/functions/jobs/') && handler !== 'dist/functions/jobs/migrate.handler';
+        return (
+          handler.startsWith('dist/functions/jobs/') && handler !== 'dist/functions/jobs/migrate.handler'
+        );
       })
       .map(([id]) => id);
   }
   const naming = sls.getProvider('aws').naming;
   return [].concat(functions ?? []).map((name) => {
     const id = naming.getLambdaLogicalId(name);
-    if (!resources[id]) throw new sls.classes.Error(`deployment: reservations name a function '${name}' that does not exist`);
+    if (!resources[id])
+      throw new sls.classes.Error(`deployment: reservations name a function '${name}' that does not exist`);
     return id;
   });
 }
@@ -70,7 +73,9 @@ function applyReservations(sls, resources, options) {
   for (const [param, { value, functions }] of Object.entries(options.reservations ?? {})) {
     const n = Number(value ?? 0);
     if (!Number.isInteger(n) || n < 0) {
-      throw new sls.classes.Error(`--param="${param}=${value}": a reserved concurrency is a whole number, 0 for none.`);
+      throw new sls.classes.Error(
+        `--param="${param}=${value}": a reserved concurrency is a whole number, 0 for none.`,
+      );
     }
     const ids = reservedIds(sls, resources, functions);
     if (n === 0) continue;

@@ -53,6 +53,7 @@ function enabled(value, stage) {
 function frontDoorResources({ name, stage, priceClass, restApiId, wsApiId }) {
   const apiOrigin = (id, apiRef) => ({
     Id: id,
+    // biome-ignore lint/suspicious/noTemplateCurlyInString: CloudFormation's Fn::Sub syntax, not JavaScript's.
     DomainName: { 'Fn::Sub': ['${Api}.execute-api.${AWS::Region}.${AWS::URLSuffix}', { Api: apiRef }] },
     OriginPath: `/${stage}`,
     CustomOriginConfig: { OriginProtocolPolicy: 'https-only', OriginSSLProtocols: ['TLSv1.2'] },
@@ -100,7 +101,10 @@ function frontDoorResources({ name, stage, priceClass, restApiId, wsApiId }) {
         Name: `${name}-front-door`.slice(0, 64),
         AutoPublish: true,
         FunctionCode: VIEWER_REQUEST,
-        FunctionConfig: { Comment: '/API/ → /api/, /ws → / (docs/deploying.md)', Runtime: 'cloudfront-js-2.0' },
+        FunctionConfig: {
+          Comment: '/API/ → /api/, /ws → / (docs/deploying.md)',
+          Runtime: 'cloudfront-js-2.0',
+        },
       },
     },
     FrontDoorDistribution: {
@@ -182,7 +186,9 @@ class FrontDoorPlugin {
       Description: 'The one public URL: the pages, /api, /API and the WebSocket (/ws/)',
       Value: { 'Fn::Join': ['', ['https://', PUBLIC_HOST]] },
     };
-    sls.cli.log(`front-door: CloudFront distribution with ${added.FrontDoorDistribution.Properties.DistributionConfig.CacheBehaviors.length} behaviors`);
+    sls.cli.log(
+      `front-door: CloudFront distribution with ${added.FrontDoorDistribution.Properties.DistributionConfig.CacheBehaviors.length} behaviors`,
+    );
   }
 }
 

@@ -65,7 +65,9 @@ describe('each packaged function, alone, as Lambda runs it', () => {
       const r = results.get(fn.id) as RunResult;
       expect(r.statusCode, `${fn.id}: ${r.outcome} ${r.error ?? ''}`).toBeTypeOf('number');
       const status = r.statusCode as number;
-      expect(status >= 200 && (status < 500 || status === 501 || status === 503), `${fn.id} ${status}`).toBe(true);
+      expect(status >= 200 && (status < 500 || status === 501 || status === 503), `${fn.id} ${status}`).toBe(
+        true,
+      );
       if (fn.id === 'WebServeLambdaFunction') {
         expect(r.body).toMatch(/^<!doctype html>/);
         continue;

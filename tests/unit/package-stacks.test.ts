@@ -2,7 +2,13 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { allResources, loadStacks, type Stack, STACK_QUOTAS, validateStacks } from '../fixtures/cfnTemplates.ts';
+import {
+  allResources,
+  loadStacks,
+  STACK_QUOTAS,
+  type Stack,
+  validateStacks,
+} from '../fixtures/cfnTemplates.ts';
 import { DEFAULT_PACKAGE_ENV, packageService } from '../fixtures/packageService.ts';
 
 /**
@@ -90,7 +96,9 @@ describe.each(Object.keys(presets))('preset %s, packaged', (name) => {
       const n = Object.keys(t.Resources ?? {}).length;
       total += n;
       expect(n, `${s.name} resources`).toBeLessThanOrEqual(STACK_QUOTAS.resources);
-      expect(Object.keys(t.Outputs ?? {}).length, `${s.name} outputs`).toBeLessThanOrEqual(STACK_QUOTAS.outputs);
+      expect(Object.keys(t.Outputs ?? {}).length, `${s.name} outputs`).toBeLessThanOrEqual(
+        STACK_QUOTAS.outputs,
+      );
       expect(Object.keys(t.Parameters ?? {}).length, `${s.name} parameters`).toBeLessThanOrEqual(
         STACK_QUOTAS.parameters,
       );
@@ -142,12 +150,18 @@ describe('the validator', () => {
     delete passed[Object.keys(passed)[0]];
     const fn = Object.values<any>(child.template.Resources).find((r) => r.Type === 'AWS::Lambda::Function');
     fn.Properties.Role = { 'Fn::GetAtt': ['IamRoleLambdaExecution', 'Arn'] };
+    const deployment = Object.values<any>(resources).find((r) => r.Type === 'AWS::ApiGateway::Deployment');
+    deployment.Properties.StageDescription.MethodSettings.push({
+      ResourcePath: '/~1API~1geodatasets~1get',
+      HttpMethod: 'GET',
+    });
     const problems = validateStacks(stacks).join('\n');
     expect(problems).toMatch(/unknown property Enabeld/);
     expect(problems).toMatch(/BinaryMediaTypes: not a list/);
     expect(problems).toMatch(/DependsOn NoSuchResource/);
     expect(problems).toMatch(/parameter \w+ not passed/);
     expect(problems).toMatch(/Fn::GetAtt IamRoleLambdaExecution names no resource/);
+    expect(problems).toMatch(/method setting for GET \/API\/geodatasets\/get/);
   });
 });
 
@@ -155,9 +169,14 @@ describe('reserved concurrency', () => {
   it('fails at package time when the reservations leave under 100 unreserved, naming the parameter', async () => {
     const out = mkdtempSync(join(tmpdir(), 'sls-reserved-'));
     try {
-      const failed = await packageService(out, ['readConcurrency=301'], { AUTH: 'none', CORS_ORIGINS: '' }, {
-        templateOnly: true,
-      }).then(
+      const failed = await packageService(
+        out,
+        ['readConcurrency=301'],
+        { AUTH: 'none', CORS_ORIGINS: '' },
+        {
+          templateOnly: true,
+        },
+      ).then(
         () => null,
         (e: { stdout?: string; stderr?: string; message: string }) =>
           `${e.message}\n${e.stdout ?? ''}\n${e.stderr ?? ''}`,
@@ -172,8 +191,15 @@ describe('reserved concurrency', () => {
   it("sets each parameter's reservation on its functions when they leave 100 unreserved", async () => {
     const out = mkdtempSync(join(tmpdir(), 'sls-reserved-'));
     try {
-      const params = ['readConcurrency=100', 'aggregationsConcurrency=5', 'jobConcurrency=4', 'accountConcurrency=1000'];
-      const t = JSON.parse(await packageService(out, params, { AUTH: 'none', CORS_ORIGINS: '' }, { templateOnly: true }));
+      const params = [
+        'readConcurrency=100',
+        'aggregationsConcurrency=5',
+        'jobConcurrency=4',
+        'accountConcurrency=1000',
+      ];
+      const t = JSON.parse(
+        await packageService(out, params, { AUTH: 'none', CORS_ORIGINS: '' }, { templateOnly: true }),
+      );
       const reserved = (id: string) => t.Resources[id].Properties.ReservedConcurrentExecutions;
       for (const id of ['GeodatasetsGetLambdaFunction', 'OgcItemsLambdaFunction', 'OgcTileLambdaFunction'])
         expect(reserved(id), id).toBe(100);

@@ -61,7 +61,7 @@ describe('serverless package (CloudFormation template)', () => {
     expect(methods.length).toBeGreaterThanOrEqual(lambdas().length - jobs.length - wsRoutes.length);
   });
 
-  it('holds each /api route once: /API is the front door's rewrite, not a second tree (docs/deploying.md)', () => {
+  it("holds each /api route once: /API is the front door's rewrite, not a second tree (docs/deploying.md)", () => {
     const resources = template.Resources as Record<string, any>;
     const pathOf = (id: string): string => {
       const r = resources[id];
@@ -88,8 +88,12 @@ describe('serverless package (CloudFormation template)', () => {
     const byPath = Object.fromEntries(config.CacheBehaviors.map((b: any) => [b.PathPattern, b]));
     expect(Object.keys(byPath).sort()).toEqual(['/API/*', '/api/*', '/assets/*', '/ws', '/ws/*']);
     const origin = (id: string) => config.Origins.find((o: any) => o.Id === id);
-    expect(origin(byPath['/api/*'].TargetOriginId).DomainName['Fn::Sub'][1]).toEqual({ Api: { Ref: 'ApiGatewayRestApi' } });
-    expect(origin(byPath['/ws'].TargetOriginId).DomainName['Fn::Sub'][1]).toEqual({ Api: { Ref: 'WebsocketsApi' } });
+    expect(origin(byPath['/api/*'].TargetOriginId).DomainName['Fn::Sub'][1]).toEqual({
+      Api: { Ref: 'ApiGatewayRestApi' },
+    });
+    expect(origin(byPath['/ws'].TargetOriginId).DomainName['Fn::Sub'][1]).toEqual({
+      Api: { Ref: 'WebsocketsApi' },
+    });
     expect(config.DefaultCacheBehavior.TargetOriginId).toBe(byPath['/api/*'].TargetOriginId);
     // The API is not cached by CloudFront and gets every header, cookie and query string (the gateway's
     // cache key and the ETags stay the gateway's and the functions'); no recompression.
@@ -123,7 +127,9 @@ describe('serverless package (CloudFormation template)', () => {
       const cors = fn.Properties.Environment.Variables.CORS_ORIGINS;
       expect(JSON.stringify(cors)).toContain('FrontDoorDistribution');
     }
-    expect(resources.WebServeLambdaFunction.Properties.Environment.Variables.WEBSOCKET_URL['Fn::Join'][1][2]).toBe('/ws/');
+    expect(
+      resources.WebServeLambdaFunction.Properties.Environment.Variables.WEBSOCKET_URL['Fn::Join'][1][2],
+    ).toBe('/ws/');
   });
 
   it('throttles the WebSocket stage (docs/live-updates.md, "Limits")', () => {
