@@ -20,7 +20,7 @@
 // same-origin check of docs/auth.md sees API Gateway's host behind CloudFront) and the page function's
 // WEBSOCKET_URL is `wss://<distribution domain>/ws/` unless set. Output `PublicUrl`: the one URL.
 //
-// On for every stage but `local` (custom.frontDoor.enabled: `auto`); `--param="frontDoor=false"` leaves it
+// The REST API's endpoint becomes REGIONAL (CloudFront is the edge). On for every stage but `local` (custom.frontDoor.enabled: `auto`); `--param="frontDoor=false"` leaves it
 // out, `true` forces it.
 
 /** AWS managed CloudFront policies (their ids are fixed by AWS). */
@@ -164,14 +164,18 @@ class FrontDoorPlugin {
     const template = sls.service.provider.compiledCloudFormationTemplate;
     const resources = template.Resources;
     if (!resources.ApiGatewayRestApi) return;
+    // CloudFront Function names are global to the account: the region keeps two regions' stages apart.
     const added = frontDoorResources({
-      name: `${sls.service.service}-${stage}`,
+      name: `${sls.service.service}-${stage}-${provider.getRegion()}`,
       stage,
       priceClass: options.priceClass ?? 'PriceClass_100',
       restApiId: 'ApiGatewayRestApi',
       wsApiId: resources.WebsocketsApi ? 'WebsocketsApi' : null,
     });
     Object.assign(resources, added);
+    // Behind CloudFront the REST API is regional: an edge-optimized one would put a second CloudFront
+    // distribution (API Gateway's own) behind ours.
+    resources.ApiGatewayRestApi.Properties.EndpointConfiguration = { Types: ['REGIONAL'] };
     for (const r of Object.values(resources)) {
       if (r.Type !== 'AWS::Lambda::Function') continue;
       const vars = r.Properties.Environment?.Variables;

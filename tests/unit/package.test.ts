@@ -95,6 +95,7 @@ describe('serverless package (CloudFormation template)', () => {
       Api: { Ref: 'WebsocketsApi' },
     });
     expect(config.DefaultCacheBehavior.TargetOriginId).toBe(byPath['/api/*'].TargetOriginId);
+    expect(resources.ApiGatewayRestApi.Properties.EndpointConfiguration).toEqual({ Types: ['REGIONAL'] });
     // The API is not cached by CloudFront and gets every header, cookie and query string (the gateway's
     // cache key and the ETags stay the gateway's and the functions'); no recompression.
     for (const p of ['/api/*', '/API/*']) {
