@@ -6,8 +6,11 @@
 //   ThrottlingBurstLimit (also added to every MethodSettings entry that has none, so the tile cache's
 //   entries keep the limit). The WebSocket API's stage gets DefaultRouteSettings with the same kind of
 //   limits (wsThrottleRate, wsThrottleBurst): messages and connects per second across all connections.
-// - Job functions (handlers under dist/functions/jobs/, except the migration) get ReservedConcurrentExecutions,
-//   so a burst of jobs cannot take the account's concurrency (or the database's connections) from the API.
+// - Reserved concurrency (custom.deployment.reservations): each parameter's value (0: no reservation, the
+//   default) goes to its functions as ReservedConcurrentExecutions (`functions: jobs`: every handler under
+//   dist/functions/jobs/ but the migration). AWS refuses a reservation that leaves under 100 of the
+//   account's concurrency unreserved, and only at deploy time, after the upload: packaging fails first
+//   when the reservations leave under 100 of accountConcurrency, naming the parameters.
 // - API Gateway's own answers (throttled, function not invocable, other gateway errors) get the service's
 //   JSON shape, CORS and Retry-After (serverless/plugins/gatewayResponses.cjs).
 // - The migration function runs once per deploy: a custom resource `MigrateOnDeploy` whose `Deployment`
@@ -19,8 +22,8 @@
 //   the functions would otherwise run as AUTH=none, an open deployment, without anyone having said so.
 //
 // Options (custom.deployment): throttleRate (requests/s, default 100), throttleBurst (default 200),
-// wsThrottleRate (WebSocket messages/s, default 50), wsThrottleBurst (default 100), jobConcurrency
-// (default 4), migrateOnDeploy (default true).
+// wsThrottleRate (WebSocket messages/s, default 50), wsThrottleBurst (default 100), accountConcurrency
+// (default 1000), reservations ({ param: { value, functions } }), migrateOnDeploy (default true).
 
 const { createHash } = require('node:crypto');
 const { readdirSync, readFileSync } = require('node:fs');
@@ -35,6 +38,59 @@ function migrationsHash(dir) {
     // no migrations folder
   }
   return h.digest('hex').slice(0, 16);
+}
+
+/** The logical ids of the Lambda functions a reservation names (`jobs`: every job but the migration). */
+function reservedIds(sls, resources, functions) {
+  if (functions === 'jobs') {
+    return Object.entries(resources)
+      .filter(([, r]) => r.Type === 'AWS::Lambda::Function')
+      .filter(([, r]) => {
+        const handler = String(r.Properties.Handler ?? '');
+        return (
+          handler.startsWith('dist/functions/jobs/') && handler !== 'dist/functions/jobs/migrate.handler'
+        );
+      })
+      .map(([id]) => id);
+  }
+  const naming = sls.getProvider('aws').naming;
+  return [].concat(functions ?? []).map((name) => {
+    const id = naming.getLambdaLogicalId(name);
+    if (!resources[id])
+      throw new sls.classes.Error(`deployment: reservations name a function '${name}' that does not exist`);
+    return id;
+  });
+}
+
+/**
+ * Sets ReservedConcurrentExecutions from custom.deployment.reservations and fails when they leave under
+ * 100 of accountConcurrency unreserved (AWS's rule); returns the sum reserved.
+ */
+function applyReservations(sls, resources, options) {
+  const account = Number(options.accountConcurrency ?? 1000);
+  const parts = [];
+  let total = 0;
+  for (const [param, { value, functions }] of Object.entries(options.reservations ?? {})) {
+    const n = Number(value ?? 0);
+    if (!Number.isInteger(n) || n < 0) {
+      throw new sls.classes.Error(
+        `--param="${param}=${value}": a reserved concurrency is a whole number, 0 for none.`,
+      );
+    }
+    const ids = reservedIds(sls, resources, functions);
+    if (n === 0) continue;
+    for (const id of ids) resources[id].Properties.ReservedConcurrentExecutions = n;
+    total += n * ids.length;
+    parts.push(`${param}=${n} × ${ids.length} function(s) = ${n * ids.length}`);
+  }
+  if (total > 0 && account - total < 100) {
+    throw new sls.classes.Error(
+      `Reserved concurrency ${total} (${parts.join(', ')}) leaves ${account - total} of accountConcurrency=${account} ` +
+        'unreserved; AWS requires 100. Lower those parameters, or set --param="accountConcurrency=..." to your ' +
+        "account's quota (aws lambda get-account-settings) if it is higher (docs/deploying.md).",
+    );
+  }
+  return total;
 }
 
 class DeploymentPlugin {
@@ -72,7 +128,6 @@ class DeploymentPlugin {
     const burst = Number(options.throttleBurst ?? 200);
     const wsRate = Number(options.wsThrottleRate ?? 50);
     const wsBurst = Number(options.wsThrottleBurst ?? 100);
-    const jobConcurrency = Number(options.jobConcurrency ?? 4);
     const template = sls.service.provider.compiledCloudFormationTemplate;
     const resources = template.Resources;
 
@@ -109,11 +164,9 @@ class DeploymentPlugin {
     let migrateId;
     for (const [id, r] of Object.entries(resources)) {
       if (r.Type !== 'AWS::Lambda::Function') continue;
-      const handler = String(r.Properties.Handler ?? '');
-      if (handler === 'dist/functions/jobs/migrate.handler') migrateId = id;
-      else if (handler.startsWith('dist/functions/jobs/'))
-        r.Properties.ReservedConcurrentExecutions ??= jobConcurrency;
+      if (String(r.Properties.Handler ?? '') === 'dist/functions/jobs/migrate.handler') migrateId = id;
     }
+    const reserved = applyReservations(sls, resources, options);
 
     if (migrateId && options.migrateOnDeploy !== false) {
       resources.MigrateOnDeploy = {
@@ -127,7 +180,7 @@ class DeploymentPlugin {
       };
     }
     sls.cli.log(
-      `deployment: stage throttle ${rate}/s burst ${burst}; websocket ${wsRate}/s burst ${wsBurst}; jobs reserved ${jobConcurrency}; migrate on deploy ${!!migrateId}`,
+      `deployment: stage throttle ${rate}/s burst ${burst}; websocket ${wsRate}/s burst ${wsBurst}; reserved concurrency ${reserved}; migrate on deploy ${!!migrateId}`,
     );
   }
 }

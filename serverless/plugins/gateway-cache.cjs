@@ -7,7 +7,8 @@ const { join } = require('node:path');
 //   gets a cache cluster and MethodSettings: caching off for every method ('/*' '*'), on for
 //   GET /api/geodatasets/get and GET /api/geodatasets/get/{layer}, the OGC API – Tiles tile route
 //   GET /api/ogc/collections/{collectionId}/tiles/{tileMatrixSetId}/{tileMatrix}/{tileRow}/{tileCol}
-//   (keyed by its path parameters, `v` and `f`), and their `/API/` twins.
+//   (keyed by its path parameters, `v` and `f`). (`/API/...` reaches the same methods and the same cache:
+//   the front door rewrites it to `/api/...` before the REST API, serverless/plugins/front-door.cjs.)
 // - Those methods get CacheKeyParameters (and the matching RequestParameters): every query parameter
 //   the route declares (lib/geodatasets/read/getParams.ts: tile address, filters, the TileJSON version
 //   `v`, the GeoJSON paging and projection parameters, which share the route) and the `layer` path parameter. Under AUTH=local the
@@ -24,18 +25,12 @@ const { join } = require('node:path');
 // clusterSize (default '0.5' GB). If the read function is not in the service, the plugin does nothing.
 // The read Lambda gets TILE_MAX_AGE = ttl (unless set otherwise) so Cache-Control and the gateway agree.
 
-// The same two routes under `/API/` (serverless/plugins/upper-api-routes.cjs), each with its own cache.
-const CACHED_PATHS = [
-  '/api/geodatasets/get',
-  '/api/geodatasets/get/{layer}',
-  '/API/geodatasets/get',
-  '/API/geodatasets/get/{layer}',
-];
+const CACHED_PATHS = ['/api/geodatasets/get', '/api/geodatasets/get/{layer}'];
 
 // The OGC API – Tiles tile route (serverless/ogc-tiles.yml, docs/ogc-tiles.md): keyed by its path
 // parameters, `v` (the dataset version its tileset's template carries) and `f`.
 const OGC_TILE = '/ogc/collections/{collectionId}/tiles/{tileMatrixSetId}/{tileMatrix}/{tileRow}/{tileCol}';
-const OGC_TILE_PATHS = [`/api${OGC_TILE}`, `/API${OGC_TILE}`];
+const OGC_TILE_PATHS = [`/api${OGC_TILE}`];
 const OGC_TILE_PATH_KEYS = ['collectionId', 'tileMatrixSetId', 'tileMatrix', 'tileRow', 'tileCol'];
 const OGC_TILE_QUERY_KEYS = ['v', 'f'];
 /** The tile functions: their Cache-Control max-age follows the gateway TTL. */

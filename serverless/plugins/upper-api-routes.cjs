@@ -7,17 +7,13 @@
 // request under `/API/` runs exactly what the same request under `/api/` runs. Other spellings
 // (`/Api/...`) stay unknown routes.
 //
-// - `serverless offline` (hook before `offline:start:init`): each function's `http` event under `api/`
-//   gets a twin event under `API/` (the local router is case-sensitive, so both are served).
-// - `serverless package` (hook `before:package:finalize`, before the other plugins of that hook, so the
-//   tile cache, CORS and deployment settings cover the twins): the compiled `/api` resource tree is copied
-//   under `/API`, every method with it (same integration, same Lambda), and the deployment waits for the
-//   copies too. (Twin events cannot be used there: serverless names resources after the path with
-//   `_.capitalize`, so `API` and `api` would get the same logical ids.) No Lambda permission is needed:
-//   serverless grants API Gateway one per function for every path (`.../*/*`).
+// `serverless offline` only (hook before `offline:start:init`): each function's `http` event under `api/`
+// gets a twin event under `API/` (the local router is case-sensitive, so both are served).
 //
-// Cost: the REST API gets a second resource tree (API Gateway allows 300 resources per API by default;
-// tests/unit/package.test.ts checks the count stays under it) and twice the methods.
+// Deployed, the REST API holds each route once, under `/api/`: the front door's CloudFront Function
+// rewrites `/API/...` to `/api/...` before the request reaches it (serverless/plugins/front-door.cjs,
+// docs/deploying.md). A second resource tree in the REST API cost 116 API Gateway resources, 197 methods
+// and most of CloudFormation's 500 resources per stack.
 
 const LOWER = 'api';
 const UPPER = 'API';
@@ -63,56 +59,6 @@ function addUpperRoutes(functions) {
   return added;
 }
 
-/** Logical id of a copy: `ApiGatewayResourceApiX` → `ApiGatewayResourceUpperApiX` (same for methods). */
-const copyId = (id) => id.replace(/^ApiGateway(Resource|Method)/, 'ApiGateway$1Upper');
-
-/**
- * Copies the compiled `/api` resource tree of a CloudFormation template under `/API`, with every method
- * of it (in place); returns how many methods were copied. Does nothing when there is no `/api` resource
- * at the root or the copy exists already.
- */
-function addUpperTemplate(resources) {
-  const isRoot = (p) => p?.ParentId?.['Fn::GetAtt']?.[1] === 'RootResourceId';
-  const rootId = Object.keys(resources).find((id) => {
-    const r = resources[id];
-    return r.Type === 'AWS::ApiGateway::Resource' && isRoot(r.Properties) && r.Properties.PathPart === LOWER;
-  });
-  if (!rootId || resources[copyId(rootId)]) return 0;
-  // The /api resources, parents before children.
-  const inTree = new Set([rootId]);
-  for (let grew = true; grew; ) {
-    grew = false;
-    for (const [id, r] of Object.entries(resources)) {
-      if (r.Type !== 'AWS::ApiGateway::Resource' || inTree.has(id)) continue;
-      if (inTree.has(r.Properties?.ParentId?.Ref)) {
-        inTree.add(id);
-        grew = true;
-      }
-    }
-  }
-  const clone = (x) => JSON.parse(JSON.stringify(x));
-  for (const id of inTree) {
-    const copy = clone(resources[id]);
-    if (id === rootId) copy.Properties.PathPart = UPPER;
-    else copy.Properties.ParentId = { Ref: copyId(copy.Properties.ParentId.Ref) };
-    resources[copyId(id)] = copy;
-  }
-  const methods = [];
-  for (const [id, r] of Object.entries(resources)) {
-    if (r.Type !== 'AWS::ApiGateway::Method' || !inTree.has(r.Properties?.ResourceId?.Ref)) continue;
-    const copy = clone(r);
-    copy.Properties.ResourceId = { Ref: copyId(r.Properties.ResourceId.Ref) };
-    resources[copyId(id)] = copy;
-    methods.push([id, copyId(id)]);
-  }
-  // The deployment is made after every method exists: the copies included.
-  for (const r of Object.values(resources)) {
-    if (r.Type !== 'AWS::ApiGateway::Deployment' || !Array.isArray(r.DependsOn)) continue;
-    for (const [id, copy] of methods) if (r.DependsOn.includes(id)) r.DependsOn.push(copy);
-  }
-  return methods.length;
-}
-
 class UpperApiRoutes {
   constructor(serverless) {
     this.serverless = serverless;
@@ -120,7 +66,6 @@ class UpperApiRoutes {
     this.hooks = {
       'before:offline:start': offline,
       'before:offline:start:init': offline,
-      'before:package:finalize': () => this.package(),
     };
   }
 
@@ -128,14 +73,7 @@ class UpperApiRoutes {
     const n = addUpperRoutes(this.serverless.service.functions);
     if (n) this.serverless.cli?.log?.(`upper-api-routes: ${n} /API route(s) beside /api`);
   }
-
-  package() {
-    const template = this.serverless.service.provider.compiledCloudFormationTemplate;
-    const n = addUpperTemplate(template?.Resources ?? {});
-    this.serverless.cli?.log?.(`upper-api-routes: ${n} /API method(s) beside /api`);
-  }
 }
 
 module.exports = UpperApiRoutes;
 module.exports.addUpperRoutes = addUpperRoutes;
-module.exports.addUpperTemplate = addUpperTemplate;

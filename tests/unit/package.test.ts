@@ -61,37 +61,76 @@ describe('serverless package (CloudFormation template)', () => {
     expect(methods.length).toBeGreaterThanOrEqual(lambdas().length - jobs.length - wsRoutes.length);
   });
 
-  it('routes every /api method under /API to the same function too, and no other spelling', () => {
+  it("holds each /api route once: /API is the front door's rewrite, not a second tree (docs/deploying.md)", () => {
     const resources = template.Resources as Record<string, any>;
     const pathOf = (id: string): string => {
       const r = resources[id];
       const parent = r.Properties.ParentId;
       return `${parent?.Ref ? pathOf(parent.Ref) : ''}/${r.Properties.PathPart}`;
     };
-    const routes = new Map<string, unknown>();
+    const routes = new Set<string>();
     for (const r of Object.values(resources)) {
       if (r.Type !== 'AWS::ApiGateway::Method' || !r.Properties.ResourceId?.Ref) continue;
-      routes.set(
-        `${r.Properties.HttpMethod} ${pathOf(r.Properties.ResourceId.Ref)}`,
-        r.Properties.Integration,
-      );
+      const key = `${r.Properties.HttpMethod} ${pathOf(r.Properties.ResourceId.Ref)}`;
+      expect(routes.has(key), key).toBe(false);
+      routes.add(key);
     }
-    const lower = [...routes.keys()].filter((k) => / \/api\//.test(k));
-    expect(lower.length).toBeGreaterThan(80);
-    for (const key of lower) {
-      const twin = key.replace(' /api/', ' /API/');
-      expect(routes.has(twin), twin).toBe(true);
-      // OPTIONS is API Gateway's CORS mock on both; every other method invokes the same Lambda (each
-      // cached tile route keeps a cache namespace of its own).
-      const { CacheNamespace: _a, ...upper } = routes.get(twin) as Record<string, unknown>;
-      const { CacheNamespace: _b, ...lowerIntegration } = routes.get(key) as Record<string, unknown>;
-      expect(upper).toEqual(lowerIntegration);
-    }
-    expect([...routes.keys()].filter((k) => /^\S+ \/API\//.test(k))).toHaveLength(lower.length);
-    expect([...routes.keys()].some((k) => / \/(?!api\/|API\/)[aA][pP][iI]\//.test(k))).toBe(false);
+    expect([...routes].filter((k) => / \/api\//.test(k)).length).toBeGreaterThan(80);
+    expect([...routes].some((k) => / \/(?!api\/)[aA][pP][iI]\//.test(k))).toBe(false);
     // API Gateway's default quota: 300 resources per REST API.
     const apiResources = Object.values(resources).filter((r) => r.Type === 'AWS::ApiGateway::Resource');
     expect(apiResources.length).toBeLessThan(300);
+  });
+
+  it('puts the pages, /api, /API and the WebSocket behind one CloudFront host (docs/deploying.md)', () => {
+    const resources = template.Resources as Record<string, any>;
+    const config = resources.FrontDoorDistribution.Properties.DistributionConfig;
+    const byPath = Object.fromEntries(config.CacheBehaviors.map((b: any) => [b.PathPattern, b]));
+    expect(Object.keys(byPath).sort()).toEqual(['/API/*', '/api/*', '/assets/*', '/ws', '/ws/*']);
+    const origin = (id: string) => config.Origins.find((o: any) => o.Id === id);
+    expect(origin(byPath['/api/*'].TargetOriginId).DomainName['Fn::Sub'][1]).toEqual({
+      Api: { Ref: 'ApiGatewayRestApi' },
+    });
+    expect(origin(byPath['/ws'].TargetOriginId).DomainName['Fn::Sub'][1]).toEqual({
+      Api: { Ref: 'WebsocketsApi' },
+    });
+    expect(config.DefaultCacheBehavior.TargetOriginId).toBe(byPath['/api/*'].TargetOriginId);
+    expect(resources.ApiGatewayRestApi.Properties.EndpointConfiguration).toEqual({ Types: ['REGIONAL'] });
+    // The API is not cached by CloudFront and gets every header, cookie and query string (the gateway's
+    // cache key and the ETags stay the gateway's and the functions'); no recompression.
+    for (const p of ['/api/*', '/API/*']) {
+      expect(byPath[p].CachePolicyId, p).toBe('4135ea2d-6df8-44a3-9df3-4b5a84be39ad');
+      expect(byPath[p].OriginRequestPolicyId, p).toBe('b689b0a8-53d0-40ab-baf2-68738e2966ac');
+      expect(byPath[p].Compress, p).toBe(false);
+      expect(byPath[p].AllowedMethods, p).toContain('POST');
+    }
+    const rewrite = resources.FrontDoorViewerRequest.Properties;
+    expect(rewrite.FunctionConfig.Runtime).toBe('cloudfront-js-2.0');
+    const arn = { 'Fn::GetAtt': ['FrontDoorViewerRequest', 'FunctionARN'] };
+    for (const p of ['/API/*', '/ws', '/ws/*'])
+      expect(byPath[p].FunctionAssociations, p).toEqual([{ EventType: 'viewer-request', FunctionARN: arn }]);
+    expect(byPath['/api/*'].FunctionAssociations).toBeUndefined();
+    // The function's code, run as CloudFront runs it: /API/… → /api/…, /ws… → /, the rest untouched.
+    const handler = new Function(`${rewrite.FunctionCode}; return handler;`)();
+    const uri = (u: string) => handler({ request: { uri: u } }).uri;
+    expect(uri('/API/configure/missions')).toBe('/api/configure/missions');
+    expect(uri('/API')).toBe('/api');
+    expect(uri('/api/draw/add')).toBe('/api/draw/add');
+    expect(uri('/APIS/x')).toBe('/APIS/x');
+    expect(uri('/ws/')).toBe('/');
+    expect(uri('/ws')).toBe('/');
+    expect(uri('/configure')).toBe('/configure');
+    expect(template.Outputs.PublicUrl.Value).toEqual({
+      'Fn::Join': ['', ['https://', { 'Fn::GetAtt': ['FrontDoorDistribution', 'DomainName'] }]],
+    });
+    // Every function accepts the public origin for credentials (docs/auth.md); the pages open /ws/ there.
+    for (const fn of lambdas()) {
+      const cors = fn.Properties.Environment.Variables.CORS_ORIGINS;
+      expect(JSON.stringify(cors)).toContain('FrontDoorDistribution');
+    }
+    expect(
+      resources.WebServeLambdaFunction.Properties.Environment.Variables.WEBSOCKET_URL['Fn::Join'][1][2],
+    ).toBe('/ws/');
   });
 
   it('throttles the WebSocket stage (docs/live-updates.md, "Limits")', () => {
