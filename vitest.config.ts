@@ -4,9 +4,14 @@ import LongestFirst from './tests/setup/sequencer.ts';
 
 /**
  * Run alone, after the rest: the concurrency bursts measure the service, not the other test files' load;
- * the input sweep checks that no table changes while it runs.
+ * the input sweep checks that no table changes while it runs; the costly-filter lane's probes measure
+ * answer times.
  */
-const ALONE = ['tests/api/concurrency.test.ts', 'tests/api/input-sweep.test.ts'];
+const ALONE = [
+  'tests/api/concurrency.test.ts',
+  'tests/api/input-sweep.test.ts',
+  'tests/api/cql2-cost-concurrency.test.ts',
+];
 
 export default defineConfig({
   resolve: {

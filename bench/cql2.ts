@@ -16,7 +16,7 @@ import { parseReadFilters, resolveReadFilters, sqlWhere } from '../lib/geodatase
 import { recreateGeodataset } from '../lib/geodatasets/write/write.ts';
 import { parseCql2, parseFilterParams } from '../lib/ogc/cql2/filter.ts';
 import { readQueryables } from '../lib/ogc/cql2/queryables.ts';
-import { withCql2 } from '../lib/ogc/cql2/readFilter.ts';
+import { readWithCql2 } from '../lib/ogc/cql2/readFilter.ts';
 import { prepareDatabase } from '../scripts/devServer.ts';
 import { featureCollectionText, points } from './data.ts';
 
@@ -83,7 +83,7 @@ async function main() {
       "n > 500000 AND s IN ('name-1', 'name-2', 'name-3') OR S_INTERSECTS(geometry, BBOX(-118, 34, -117.9, 34.1))";
     const filter = parseFilterParams({ filter: text })!;
     const base = await resolveReadFilters(db.sql, parseReadFilters({}));
-    const f = await withCql2(db.sql, ds, base, filter);
+    const f = await readWithCql2(db.sql, ds, base, filter, async (x) => x);
     const rounds = 2000;
     t0 = performance.now();
     for (let i = 0; i < rounds; i++) sqlWhere(db.sql, ds, f, 't');
@@ -100,7 +100,13 @@ async function main() {
 
     const count = (ff: typeof f) =>
       db.sql`select count(*)::int as n from ${table} t where ${sqlWhere(db.sql, ds, ff, 't')}`;
-    const cql = await withCql2(db.sql, ds, base, parseFilterParams({ filter: 'n > 500000 AND f < 0' })!);
+    const cql = await readWithCql2(
+      db.sql,
+      ds,
+      base,
+      parseFilterParams({ filter: 'n > 500000 AND f < 0' })!,
+      async (x) => x,
+    );
     const legacy = await resolveReadFilters(
       db.sql,
       parseReadFilters({ filters: 'n+>+number+500000,f+<+number+0' }),

@@ -9,7 +9,7 @@ import { streamedJson } from '#lib/http/largeResponse.ts';
 import { featureCollection, largeAnswer } from '#lib/http/openapi/shapes/geodatasets.ts';
 import { tileResponse } from '#lib/http/tileResponse.ts';
 import { parseFilterParams } from '#lib/ogc/cql2/filter.ts';
-import { withCql2 } from '#lib/ogc/cql2/readFilter.ts';
+import { readWithCql2 } from '#lib/ogc/cql2/readFilter.ts';
 
 /**
  * GET /api/geodatasets/get[/{layer}] (and POST /api/geodatasets/get with the same parameters in a JSON
@@ -54,8 +54,11 @@ export const handler = endpoint(
     }
     const options = parseGeojsonOptions(params);
     const ds = await requireDataset(db.sql, layer);
-    const resolved = await withCql2(db.sql, ds, await resolveReadFilters(db.sql, filters), cql2);
-    const features = streamFeatureCollection(db.sql, ds, resolved, options);
-    return streamedJson(features, 'read it in pages with limit and offset');
+    return readWithCql2(db.sql, ds, await resolveReadFilters(db.sql, filters), cql2, (resolved) =>
+      streamedJson(
+        streamFeatureCollection(db.sql, ds, resolved, options),
+        'read it in pages with limit and offset',
+      ),
+    );
   },
 );

@@ -5,7 +5,7 @@ import { rawJson } from '#lib/http/response.ts';
 import { htmlHeaders } from '#lib/ogc/answers.ts';
 import { requireCollection } from '#lib/ogc/collections.ts';
 import { parseFilterParams } from '#lib/ogc/cql2/filter.ts';
-import { withCql2 } from '#lib/ogc/cql2/readFilter.ts';
+import { readWithCql2 } from '#lib/ogc/cql2/readFilter.ts';
 import { contentCrs } from '#lib/ogc/crs.ts';
 import { parseItemsFilters, parseItemsPage } from '#lib/ogc/items.ts';
 import { itemsText } from '#lib/ogc/itemsAnswer.ts';
@@ -34,22 +34,24 @@ export const handler = endpoint(
     // An HTML page lists at most HTML_MAX_FEATURES (docs/ogc.md, "Formats"); its next link goes on from there.
     if (format === 'html') page.limit = Math.min(page.limit, HTML_MAX_FEATURES);
     const src = await requireCollection(db.sql, path.collectionId);
-    const filters = await withCql2(db.sql, src.ds, parseItemsFilters(params, src), parseFilterParams(params));
     const base = baseUrl(event);
     const collectionUrl = `${base}/collections/${encodeURIComponent(src.ds.name)}`;
     const keep: Record<string, string> = {};
     for (const [k, v] of Object.entries(params)) {
       if (!['f', 'after', 'before', 'offset', '_'].includes(k) && v !== undefined) keep[k] = String(v);
     }
-    const pieces = itemsText(db.sql, src.ds, filters, page, { collectionUrl, keep });
     const crsHeader = { 'Content-Crs': contentCrs(page.crs) };
-    if (format === 'html') {
-      const fc = JSON.parse(await collectText(pieces));
-      return rawJson(200, itemsHtml(base, src.ds.name, fc), htmlHeaders(crsHeader));
-    }
-    const answer = await streamedJson(pieces, 'ask for a smaller limit');
-    if (answer.statusCode === 200)
-      answer.headers = { ...answer.headers, 'Content-Type': `${GEOJSON}; charset=utf-8`, ...crsHeader };
-    return answer;
+    const filter = parseFilterParams(params);
+    return readWithCql2(db.sql, src.ds, parseItemsFilters(params, src), filter, async (filters) => {
+      const pieces = itemsText(db.sql, src.ds, filters, page, { collectionUrl, keep });
+      if (format === 'html') {
+        const fc = JSON.parse(await collectText(pieces));
+        return rawJson(200, itemsHtml(base, src.ds.name, fc), htmlHeaders(crsHeader));
+      }
+      const answer = await streamedJson(pieces, 'ask for a smaller limit');
+      if (answer.statusCode === 200)
+        answer.headers = { ...answer.headers, 'Content-Type': `${GEOJSON}; charset=utf-8`, ...crsHeader };
+      return answer;
+    });
   },
 );

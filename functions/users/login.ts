@@ -1,8 +1,15 @@
-import { sessionCookie } from '#lib/auth/cookies.ts';
+import { deviceCookie, deviceCookieOf, sessionCookie } from '#lib/auth/cookies.ts';
 import { DUMMY_HASH, verifyPassword } from '#lib/auth/passwords.ts';
 import { credentials } from '#lib/auth/schemas.ts';
+import { newSecret } from '#lib/auth/secrets.ts';
 import { createSession } from '#lib/auth/sessions.ts';
-import { clearLoginFailures, forgetOldLoginFailures, reserveLoginAttempt } from '#lib/auth/throttle.ts';
+import {
+  DEVICE_DAYS,
+  forgetOldLoginFailures,
+  loginClient,
+  recordLoginSuccess,
+  reserveLoginAttempt,
+} from '#lib/auth/throttle.ts';
 import { findUserForLogin } from '#lib/auth/users.ts';
 import { HttpError } from '#lib/errors.ts';
 import { endpoint } from '#lib/http/endpoint.ts';
@@ -34,10 +41,14 @@ export const handler = endpoint(
     }
     const body = input as { username: string; password: string };
     const source = event.requestContext?.identity?.sourceIp ?? 'unknown';
-    // The attempt is counted before the password is checked (docs/auth.md, login throttling).
-    const attempt = await reserveLoginAttempt(db, body.username, source);
+    // A trusted device, a known address or neither (docs/auth.md, login throttling); the attempt is
+    // counted before the password is checked.
+    const client = await loginClient(db.sql, body.username, source, deviceCookieOf(headers));
+    const attempt = await reserveLoginAttempt(db, body.username, client);
     if (!attempt.ok) {
-      const where = attempt.scope === 'source' ? ' from this address' : '';
+      const where = { source: ' from this address', device: ' from this device', username: '' }[
+        attempt.scope
+      ];
       return respond(
         429,
         {
@@ -53,12 +64,25 @@ export const handler = endpoint(
       await forgetOldLoginFailures(db.sql);
       throw new HttpError(401, 'Invalid username or password.');
     }
-    await clearLoginFailures(db.sql, body.username, source);
+    // The device cookie: renewed when it was trusted, else a new one for this username.
+    const device = client.kind === 'device' ? deviceCookieOf(headers)! : newSecret();
+    await recordLoginSuccess(
+      db.sql,
+      body.username,
+      source,
+      client,
+      client.kind === 'device' ? undefined : device,
+    );
     const session = await createSession(db.sql, found.user.id);
     return respond(
       200,
       { status: 'success', username: found.user.username, role: found.user.role },
-      { cookies: [sessionCookie(session.value, session.expiresAt, headers)] },
+      {
+        cookies: [
+          sessionCookie(session.value, session.expiresAt, headers),
+          deviceCookie(device, DEVICE_DAYS, headers),
+        ],
+      },
     );
   },
 );

@@ -1,4 +1,4 @@
-import { serialize } from 'cookie';
+import { parse, serialize } from 'cookie';
 import { header } from './principal.ts';
 import { SESSION_COOKIE } from './sessions.ts';
 
@@ -28,5 +28,31 @@ export function clearedSessionCookie(headers: Record<string, string | undefined>
     secure: secure(headers),
     path: '/',
     expires: new Date(0),
+  });
+}
+
+/** The device cookie of login throttling (docs/auth.md, "Login throttling"). */
+export const DEVICE_COOKIE = 'MMGISDevice';
+
+/** The device cookie a request sent, if any. */
+export function deviceCookieOf(headers: Record<string, string | undefined>): string | undefined {
+  const raw = header(headers, 'cookie');
+  if (!raw) return undefined;
+  const value = parse(raw)[DEVICE_COOKIE];
+  return value || undefined;
+}
+
+/** The HttpOnly device cookie, valid `days` (SameSite=Lax; Secure over HTTPS). */
+export function deviceCookie(
+  value: string,
+  days: number,
+  headers: Record<string, string | undefined>,
+): string {
+  return serialize(DEVICE_COOKIE, value, {
+    httpOnly: true,
+    sameSite: 'lax',
+    secure: secure(headers),
+    path: '/',
+    expires: new Date(Date.now() + days * 24 * 60 * 60 * 1000),
   });
 }

@@ -11,7 +11,7 @@ import { readTile } from '#lib/geodatasets/tiles/readTile.ts';
 import { type TileKeyInput, tileEtag, tileHeaders } from '#lib/geodatasets/tiles/tileCache.ts';
 import { type TileAddress, tileSettings } from '#lib/geodatasets/tiles/tileParams.ts';
 import type { Cql2Filter } from '#lib/ogc/cql2/filter.ts';
-import { withCql2 } from '#lib/ogc/cql2/readFilter.ts';
+import { readWithCql2 } from '#lib/ogc/cql2/readFilter.ts';
 import { etagMatches } from './middleware/conditionalRequest.ts';
 import { binary, type HttpResponse, respond } from './response.ts';
 
@@ -38,9 +38,11 @@ export async function tileResponse(tile: {
   const etag = tileEtag(ds, tile.input, settings);
   const headers = tileHeaders(etag, settings);
   if (etagMatches(header(tile.headers, 'if-none-match'), etag)) return respond(304, undefined, { headers });
-  const filters = await withCql2(db.sql, ds, await resolveReadFilters(db.sql, tile.filters), tile.cql2);
-  const where = sqlWhere(db.sql, ds, filters, 't');
-  const built = await withReadErrors(() => readTile(db, ds, address, where, { settings, source }));
+  const resolved = await resolveReadFilters(db.sql, tile.filters);
+  const built = await readWithCql2(db.sql, ds, resolved, tile.cql2, (filters) => {
+    const where = sqlWhere(db.sql, ds, filters, 't');
+    return withReadErrors(() => readTile(db, ds, address, where, { settings, source }));
+  });
   if (built.n === 0 || built.bytes === 0) return respond(204, undefined, { headers });
   return binary(200, built.base64, 'application/x-protobuf', headers);
 }

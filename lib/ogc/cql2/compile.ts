@@ -254,7 +254,9 @@ class Compiler {
       if ('type' in e) {
         if (this.crs === 'EPSG:3857') checkMercator(positionsOf(e as Geometry));
         const g = sql`ST_Force2D(ST_GeomFromGeoJSON(${JSON.stringify(e as Geometry)}::text))`;
-        return sql`ST_MakeValid(${this.toWgs84(g)})`;
+        // A scalar subquery (an InitPlan): built once per statement. As a plain expression of a parameter,
+        // a prepared statement's generic plan built it again for every row (docs/cql2.md, "Cost").
+        return sql`(select ST_MakeValid(${this.toWgs84(g)}))`;
       }
     }
     const v = this.value(e);
@@ -278,7 +280,7 @@ class Compiler {
     const srid = this.crs === 'EPSG:3857' ? 3857 : 4326;
     const env = this
       .sql`ST_MakeEnvelope(${x0}::float8, ${y0}::float8, ${x1}::float8, ${y1}::float8, ${srid}::int)`;
-    return srid === 4326 ? env : this.sql`ST_Transform(${env}, 4326)`;
+    return srid === 4326 ? env : this.sql`(select ST_Transform(${env}, 4326))`;
   }
 
   /** A literal geometry in the filter CRS → lon/lat WGS 84. */

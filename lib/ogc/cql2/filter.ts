@@ -1,5 +1,6 @@
 import { badRequest } from '#lib/errors.ts';
 import type { Expr } from './ast.ts';
+import { checkVertices } from './cost.ts';
 import { type FilterCrs, parseFilterCrs } from './crs.ts';
 import { Cql2SyntaxError } from './errors.ts';
 import { parseCql2Json } from './parseJson.ts';
@@ -48,5 +49,7 @@ export function parseFilterParams(query: Record<string, unknown>): Cql2Filter | 
       `'filter-lang' must be cql2-text or cql2-json (got ${JSON.stringify(langParam)?.slice(0, 40)}).`,
     );
   if (Array.isArray(raw) && lang === 'cql2-text') throw badRequest(`'filter' must be given once.`);
-  return { ast: parseCql2(raw, lang), lang, crs: parseFilterCrs(crsParam) };
+  const ast = parseCql2(raw, lang);
+  checkVertices(ast);
+  return { ast, lang, crs: parseFilterCrs(crsParam) };
 }

@@ -9,7 +9,10 @@ import {
   sqlPropPath,
 } from '#lib/geodatasets/read/filters.ts';
 import { compileCql2, type SqlTarget } from './compile.ts';
+import { estimateCost } from './cost.ts';
 import type { Cql2Filter } from './filter.ts';
+import { inCostlyLane } from './lane.ts';
+import { CQL2_COST } from './limits.ts';
 import { type Queryables, readQueryables } from './queryables.ts';
 
 /**
@@ -28,14 +31,22 @@ export async function cql2ReadFilter(
   return build;
 }
 
-/** `f` with the CQL2 filter's condition added (unchanged without a filter). */
-export async function withCql2(
+/**
+ * `read` of `f` with the CQL2 filter's condition added (unchanged without a filter). The filter's cost is
+ * estimated first (docs/cql2.md, "Cost"): 400 naming `filter` above the limit, and a costly one runs in its
+ * process's costly-read lane, for the whole read (`read` returns once the answer is built or sent).
+ */
+export async function readWithCql2<T>(
   sql: Queryable,
   ds: Geodataset,
   f: ReadFilters,
   filter: Cql2Filter | undefined,
-): Promise<ReadFilters> {
-  return filter ? { ...f, cql2: await cql2ReadFilter(sql, ds, filter) } : f;
+  read: (f: ReadFilters) => Promise<T>,
+): Promise<T> {
+  if (!filter) return read(f);
+  const withFilter = { ...f, cql2: await cql2ReadFilter(sql, ds, filter) };
+  const units = await estimateCost(sql, ds, filter.ast, filter.crs);
+  return units > CQL2_COST.costlyUnits ? inCostlyLane(() => read(withFilter)) : read(withFilter);
 }
 
 function cql2Target(sql: Queryable, ds: Geodataset, q: Queryables, alias?: string): SqlTarget {
