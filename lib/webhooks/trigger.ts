@@ -67,7 +67,8 @@ async function deliverOne(
   wh: Webhook,
   vars: Record<string, unknown>,
 ): Promise<Outcome> {
-  const method = String(wh.type ?? 'POST').toUpperCase();
+  // No method chosen (absent, or null/'' from an untouched dropdown): POST (docs/webhooks.md).
+  const method = String(wh.type || 'POST').toUpperCase();
   const url = buildUrl(String(wh.url ?? ''), vars);
   const target = targetOf(url);
   const started = Date.now();
