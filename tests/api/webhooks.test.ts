@@ -229,7 +229,7 @@ describe('calls after draw changes', () => {
     expect(rows[0].target).toBe(`${base}/added/${id}`);
   });
 
-  it('never fires a row without an action or URL; sends a row without a method as POST', async () => {
+  it('never fires a row without an action or URL; sends a row without a method as GET, as the page shows it', async () => {
     const config = {
       webhooks: [
         { action: null, type: 'POST', url: `${base}/no-action/{file_id}`, header: null, body: null },
@@ -242,7 +242,8 @@ describe('calls after draw changes', () => {
     expect(made.status).toBe(200);
     const id = made.body.body.file_id as number;
     const call1 = await waitFor('the call without a method', () => callsFor('no-method', id)[0]);
-    expect(call1.method).toBe('POST');
+    expect(call1.method).toBe('GET');
+    expect(call1.body).toBe('');
     const rows = await waitFor('the recorded call', async () => {
       const r = await deliveries(id);
       return r.length ? r : undefined;
@@ -250,7 +251,7 @@ describe('calls after draw changes', () => {
     // Only the row with an action and a URL was called (the others are not even recorded).
     await new Promise((r) => setTimeout(r, 500));
     expect((await deliveries(id)).map((r) => [r.action, r.method, r.outcome])).toEqual([
-      ['DrawFileAdd', 'POST', 'sent'],
+      ['DrawFileAdd', 'GET', 'sent'],
     ]);
     expect(rows).toHaveLength(1);
     expect(callsFor('no-action', id)).toHaveLength(0);
