@@ -283,6 +283,10 @@ const FLOWS = [
     await page.getByRole('button', { name: F.MISSION, exact: true }).click({ timeout: 15000 });
     const field = page.getByLabel('Initial Zoom Level');
     await field.waitFor({ timeout: 15000 });
+    // The field shows before the configuration has arrived; an edit made then saves a page without it.
+    const gx = await waitApi(rec, /\/configure\/get/i, 10000);
+    if (!gx || isFailure(gx)) throw new Error(cause(rec, gx, 'the config'));
+    for (let i = 0; i < 40 && !(await field.inputValue()); i++) await sleep(250);
     await field.fill('9');
     await page.getByRole('button', { name: 'Save Changes' }).click();
     const ux = await waitApi(rec, /\/configure\/upsert/i, 10000);
