@@ -59,7 +59,8 @@ export const configSchema = {
         // Any value: a UUID string is kept; anything else (absent, null, '', the configure app's numeric
         // placeholder for a new layer, other text) is replaced with a new UUID on save.
         uuid: {
-          description: 'A UUID string; any other value is replaced with a new UUID when the configuration is saved.',
+          description:
+            'A UUID string; any other value is replaced with a new UUID when the configuration is saved.',
         },
         minZoom: zoom,
         maxNativeZoom: zoom,

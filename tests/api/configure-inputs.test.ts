@@ -81,7 +81,12 @@ describe('configure inputs: bounds and types, 400 naming the field', () => {
     );
     // Not an integer: refused, naming the field.
     await refused('addLayer', { layer: tile('X'), placement: { index: 1.5 } }, 'placement.index', mission);
-    await refused('addLayer', { layer: tile('X'), placement: { index: 'first' } }, 'placement.index', mission);
+    await refused(
+      'addLayer',
+      { layer: tile('X'), placement: { index: 'first' } },
+      'placement.index',
+      mission,
+    );
     await refused('addLayer', { layer: tile('X'), placement: { index: true } }, 'placement.index', mission);
     const ok = await post('addLayer', {
       mission,
@@ -112,7 +117,12 @@ describe('configure inputs: bounds and types, 400 naming the field', () => {
     expect(big.status, JSON.stringify(big.body)).toBe(200);
     expect(await names()).toEqual(['First', ...before, 'Last', 'Big']);
     const uuid = first.body.newlyAddedUUIDs[0].uuid;
-    const moved = await post('updateLayer', { mission, layerUUID: uuid, layer: {}, placement: { index: 1e308 } });
+    const moved = await post('updateLayer', {
+      mission,
+      layerUUID: uuid,
+      layer: {},
+      placement: { index: 1e308 },
+    });
     expect(moved.status, JSON.stringify(moved.body)).toBe(200);
     expect((await names()).at(-1)).toBe('First');
   });

@@ -223,7 +223,10 @@ describe('layers the configure app adds (a numeric placeholder uuid)', () => {
     });
     expect(after.layers.slice(1)).toEqual(tree());
 
-    const added = await post('addLayer', { mission, layer: { name: 'Typed', uuid: 'mine', type: 'tile', url: 't' } });
+    const added = await post('addLayer', {
+      mission,
+      layer: { name: 'Typed', uuid: 'mine', type: 'tile', url: 't' },
+    });
     expect(added.status, JSON.stringify(added.body)).toBe(200);
     expect(added.body.newlyAddedUUIDs).toEqual([
       { name: 'Typed', uuid: expect.stringMatching(UUID), replacesBadUUID: 'mine' },
@@ -233,7 +236,9 @@ describe('layers the configure app adds (a numeric placeholder uuid)', () => {
 
   it('versions rows name their mission, so the versions table can set, preview and download one', async () => {
     const mission = await newMission();
-    expect((await post('addLayer', { mission, layer: { name: 'Z', type: 'tile', url: 'z' } })).status).toBe(200);
+    expect((await post('addLayer', { mission, layer: { name: 'Z', type: 'tile', url: 'z' } })).status).toBe(
+      200,
+    );
     const versions = await call('GET', `/api/configure/versions?mission=${mission}`, { token: adminToken() });
     expect(versions.body.versions).toEqual([
       { mission, version: 1, createdAt: expect.any(String) },

@@ -253,10 +253,22 @@ describe('getbands', () => {
   });
 
   it("with xyorll 'll' refuses a latitude x outside [-90, 90] and a longitude y outside [-360, 360]", async () => {
-    const lat = await post('/api/utils/getbands', { path: 'T/geo3.tif', x: 120, y: 12, xyorll: 'll', bands: [1] });
+    const lat = await post('/api/utils/getbands', {
+      path: 'T/geo3.tif',
+      x: 120,
+      y: 12,
+      xyorll: 'll',
+      bands: [1],
+    });
     expect(lat.status).toBe(400);
     expect(lat.body.message).toContain("'x'");
-    const lon = await post('/api/utils/getbands', { path: 'T/geo3.tif', x: 45, y: 400, xyorll: 'll', bands: [1] });
+    const lon = await post('/api/utils/getbands', {
+      path: 'T/geo3.tif',
+      x: 45,
+      y: 400,
+      xyorll: 'll',
+      bands: [1],
+    });
     expect(lon.status).toBe(400);
     expect(lon.body.message).toContain("'y'");
   });
