@@ -22,9 +22,20 @@ const body = {
   type: 'object',
   properties: {
     path: { type: 'string', maxLength: 1024 },
-    x: coordinate,
-    y: coordinate,
-    xyorll: { type: 'string', maxLength: 8 },
+    x: {
+      ...coordinate,
+      description:
+        "With `xyorll: 'll'` the **latitude** in [-90, 90] (as the established server reads it and its tools send it); otherwise the pixel column.",
+    },
+    y: {
+      ...coordinate,
+      description: "With `xyorll: 'll'` the **longitude** in [-360, 360]; otherwise the pixel row.",
+    },
+    xyorll: {
+      type: 'string',
+      maxLength: 8,
+      description: "`'ll'`: `x` is latitude and `y` longitude; anything else: `x`/`y` are pixel column/row.",
+    },
     /** Band numbers and `[from, to]` ranges: a list, its JSON text, or one number. */
     bands: {
       type: ['array', 'string', 'number'],
@@ -41,6 +52,8 @@ const options = {
   body: 'json-or-form',
   schema: { body },
   responses: { 200: bandsText, 422: unreadableRaster },
+  summary:
+    "The values of bands at one place: with `xyorll: 'll'`, `x` is the latitude and `y` the longitude (docs/utils.md).",
 } as const;
 
 /**

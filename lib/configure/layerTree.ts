@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { badRequest, notFound } from '#lib/errors.ts';
+import { UUID } from '#lib/formats.ts';
 import { isPlainObject } from './names.ts';
 
 /**
@@ -20,6 +21,8 @@ export interface Placement {
 export interface NamedUuid {
   name: string;
   uuid: string;
+  /** The value a layer carried in `uuid` that was not a UUID string, when a new one replaced it. */
+  replacesBadUUID?: unknown;
 }
 
 export const isHeader = (layer: unknown): boolean => isPlainObject(layer) && layer.type === 'header';
@@ -208,7 +211,11 @@ export function removeLayers(config: Config, uuids: string[]): { config: Config;
 
 const missingUuid = (uuid: unknown) => uuid === undefined || uuid === null || uuid === '';
 
-/** Gives every layer without a `uuid` a new v4 UUID; returns the new config and what was assigned. */
+/**
+ * Gives every layer without a `uuid` a new v4 UUID, and every layer whose `uuid` is not a UUID string
+ * (the configure app's numeric placeholder for a new layer) a new one in its place, listed with
+ * `replacesBadUUID` (docs/configure.md). Returns the new config and what was assigned.
+ */
 export function assignUuids(
   config: Config,
   newUuid: () => string = randomUUID,
@@ -216,9 +223,14 @@ export function assignUuids(
   const next = clone(config);
   const assigned: NamedUuid[] = [];
   for (const { layer } of walkLayers(next.layers)) {
-    if (!missingUuid(layer.uuid)) continue;
-    layer.uuid = newUuid();
-    assigned.push({ name: layer.name, uuid: layer.uuid });
+    if (missingUuid(layer.uuid)) {
+      layer.uuid = newUuid();
+      assigned.push({ name: layer.name, uuid: layer.uuid });
+    } else if (typeof layer.uuid !== 'string' || !UUID.test(layer.uuid)) {
+      const bad = layer.uuid;
+      layer.uuid = newUuid();
+      assigned.push({ name: layer.name, uuid: layer.uuid, replacesBadUUID: bad });
+    }
   }
   return { config: next, assigned };
 }

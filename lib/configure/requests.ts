@@ -70,14 +70,16 @@ export const layerUuid = { type: 'string', minLength: 1, maxLength: 256 } as con
 
 /**
  * Where layers go: `path`, dot-separated header names ('' or absent: the top level), and `index` in that
- * list (absent: the end; clamped to the list).
+ * list (absent: the end; any integer, fitted to the list).
  */
 export const placement = {
   type: ['object', 'null'],
   maxProperties: 8,
   properties: {
     path: { type: ['string', 'null'], maxLength: 4096 },
-    index: { type: ['integer', 'null'], minimum: -2147483648, maximum: 2147483647 },
+    // Any integer: one out of range is fitted to the nearest valid position (docs/configure.md), so the
+    // bounds are only those of a finite number; a fraction or text is refused.
+    index: { type: ['integer', 'null'], minimum: -Number.MAX_VALUE, maximum: Number.MAX_VALUE },
   },
 } as const;
 

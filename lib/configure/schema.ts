@@ -1,5 +1,3 @@
-import { UUID_PATTERN } from '#lib/formats.ts';
-
 /**
  * A JSON Schema (draft-07) of the parts of a mission configuration this service relies on: `msv` with its
  * view, `tools`, and the layer tree with the fields each layer type needs. Unknown keys are allowed
@@ -58,8 +56,11 @@ export const configSchema = {
       properties: {
         name: nonEmpty,
         type: { enum: ['header', 'tile', 'vectortile', 'data', 'query', 'vector', 'model'] },
+        // Any value: a UUID string is kept; anything else (absent, null, '', the configure app's numeric
+        // placeholder for a new layer, other text) is replaced with a new UUID on save.
         uuid: {
-          anyOf: [{ type: 'string', pattern: UUID_PATTERN }, { type: 'null' }, { const: '' }],
+          description:
+            'A UUID string; any other value is replaced with a new UUID when the configuration is saved.',
         },
         minZoom: zoom,
         maxNativeZoom: zoom,

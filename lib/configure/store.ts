@@ -40,15 +40,20 @@ export async function readVersion(
   return row ? toRecord(row) : undefined;
 }
 
-/** Versions of `mission`, ascending; 404 for an unknown mission. */
+/** Versions of `mission`, ascending, each `{mission, version, createdAt}`; 404 for an unknown mission. */
 export async function listVersions(
   sql: Queryable,
   mission: string,
-): Promise<{ version: number; createdAt: string }[]> {
+): Promise<{ mission: string; version: number; createdAt: string }[]> {
   const rows = await sql`
     select version, created_at from configs where mission = ${mission} order by version`;
   if (!rows.length) throw notFound(`Unknown mission '${mission}'.`);
-  return rows.map((r) => ({ version: Number(r.version), createdAt: new Date(r.created_at).toISOString() }));
+  // Each row names its mission, as the established server's rows do (its versions table sends it back).
+  return rows.map((r) => ({
+    mission,
+    version: Number(r.version),
+    createdAt: new Date(r.created_at).toISOString(),
+  }));
 }
 
 /** The latest record of each mission in `missions` (all missions when undefined), sorted by name. */

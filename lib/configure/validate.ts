@@ -101,10 +101,11 @@ export function validateConfig(config: unknown, datasets?: Set<string>): Validat
       }
       const label = nonEmptyString(layer.name) ? `Layer '${layer.name}' (${at})` : `Layer ${at}`;
       validateLayer(layer, at, label, error, warn, datasets);
-      // A missing, null or empty uuid is not an error: upsert assigns one.
+      // A missing, null or empty uuid is not an error: a save assigns one. Nor is one that is not a UUID
+      // string (the configure app's numeric placeholder for a new layer): a save replaces it.
       if (!absent(layer.uuid)) {
         if (typeof layer.uuid !== 'string' || !UUID.test(layer.uuid)) {
-          error(`${label}: 'uuid' must be a UUID string.`, `${at}.uuid`);
+          warn(`${label}: 'uuid' is not a UUID string; saving replaces it with a new one.`, `${at}.uuid`);
         } else {
           const key = layer.uuid.toLowerCase();
           const first = uuids.get(key);

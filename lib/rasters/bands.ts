@@ -7,7 +7,7 @@ import { openRaster, pixelAt, readPixels } from './raster.ts';
 
 /**
  * getbands: the values of the listed bands at one place, `[[band, value], ...]` (null at nodata or
- * outside the raster). `xyorll: 'll'`: `x` is longitude and `y` latitude (docs/utils.md); otherwise
+ * outside the raster). `xyorll: 'll'`: `x` is latitude and `y` longitude (docs/utils.md); otherwise
  * `x`/`y` are the pixel column/row.
  */
 export async function getBands(storage: MissionStorage, lookup: CrsLookup, f: Record<string, unknown>) {
@@ -15,12 +15,13 @@ export async function getBands(storage: MissionStorage, lookup: CrsLookup, f: Re
   if (f.xyorll !== undefined && typeof f.xyorll !== 'string')
     throw badRequest("'xyorll' must be 'xy' or 'll'.");
   const ll = f.xyorll === 'll';
-  const x = numberField(f.x, 'x', ll ? -360 : -Infinity, ll ? 360 : Infinity);
-  const y = numberField(f.y, 'y', ll ? -90 : -Infinity, ll ? 90 : Infinity);
+  // 'll': x is the latitude and y the longitude, as the established server reads them and its tools send them.
+  const x = numberField(f.x, 'x', ll ? -90 : -Infinity, ll ? 90 : Infinity);
+  const y = numberField(f.y, 'y', ll ? -360 : -Infinity, ll ? 360 : Infinity);
   if (f.bands === undefined) throw badRequest("Missing required field 'bands'.");
   const raster = await openRaster(storage, key, lookup);
   const bands = parseBands(f.bands, raster.bands);
-  const pixel = ll ? pixelAt(...raster.toPixel(x, y)) : pixelAt(x, y);
+  const pixel = ll ? pixelAt(...raster.toPixel(y, x)) : pixelAt(x, y);
   const [values] = await readPixels(
     raster,
     [pixel],

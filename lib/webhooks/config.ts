@@ -21,6 +21,9 @@ export interface Webhook {
   [key: string]: unknown;
 }
 
+/** A field the page left empty: absent, null or ''. */
+const unset = (x: unknown) => x === undefined || x === null || x === '';
+
 const isObject = (x: unknown): x is Record<string, unknown> =>
   typeof x === 'object' && x !== null && !Array.isArray(x);
 
@@ -58,13 +61,14 @@ export function parseWebhooksConfig(config: unknown): { webhooks: Webhook[] } {
   list.forEach((wh, i) => {
     const at = `config.webhooks[${i}]`;
     if (!isObject(wh)) throw badRequest(`'${at}' must be an object.`);
-    if (wh.action !== undefined && !WEBHOOK_ACTIONS.includes(wh.action as WebhookAction)) {
-      throw badRequest(`'${at}.action' must be one of ${WEBHOOK_ACTIONS.join(', ')}.`);
+    // Dropdowns the user left untouched arrive as null (or ''): stored as sent (docs/webhooks.md).
+    if (!unset(wh.action) && !WEBHOOK_ACTIONS.includes(wh.action as WebhookAction)) {
+      throw badRequest(`'${at}.action' must be one of ${WEBHOOK_ACTIONS.join(', ')}, or null.`);
     }
-    if (wh.type !== undefined && !WEBHOOK_METHODS.includes(wh.type as (typeof WEBHOOK_METHODS)[number])) {
-      throw badRequest(`'${at}.type' must be one of ${WEBHOOK_METHODS.join(', ')}.`);
+    if (!unset(wh.type) && !WEBHOOK_METHODS.includes(wh.type as (typeof WEBHOOK_METHODS)[number])) {
+      throw badRequest(`'${at}.type' must be one of ${WEBHOOK_METHODS.join(', ')}, or null.`);
     }
-    if (wh.url !== undefined && (typeof wh.url !== 'string' || wh.url.length > MAX_URL)) {
+    if (!unset(wh.url) && (typeof wh.url !== 'string' || wh.url.length > MAX_URL)) {
       throw badRequest(`'${at}.url' must be a URL of at most ${MAX_URL} characters.`);
     }
     jsonObject(wh.header, `${at}.header`);
@@ -94,9 +98,14 @@ export async function webhooksEntries(
   }));
 }
 
-/** The webhooks in force (the newest save) for `action`. */
+/**
+ * The webhooks in force (the newest save) for `action`. A row without an action (null: its dropdown left
+ * untouched) or without a URL never fires.
+ */
 export async function webhooksFor(sql: Queryable, action: WebhookAction): Promise<Webhook[]> {
   const [row] = await sql`select config from webhook_configs order by id desc limit 1`;
   const list = (row?.config as { webhooks?: unknown })?.webhooks;
-  return Array.isArray(list) ? list.filter((w) => isObject(w) && w.action === action) : [];
+  return Array.isArray(list)
+    ? list.filter((w) => isObject(w) && w.action === action && typeof w.url === 'string' && w.url !== '')
+    : [];
 }

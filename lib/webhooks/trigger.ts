@@ -67,7 +67,9 @@ async function deliverOne(
   wh: Webhook,
   vars: Record<string, unknown>,
 ): Promise<Outcome> {
-  const method = String(wh.type ?? 'POST').toUpperCase();
+  // No method chosen (absent, or null/'' from an untouched dropdown): GET, the method the Webhooks page
+  // shows for such a row (its dropdown displays its first option; docs/webhooks.md).
+  const method = String(wh.type || 'GET').toUpperCase();
   const url = buildUrl(String(wh.url ?? ''), vars);
   const target = targetOf(url);
   const started = Date.now();

@@ -62,7 +62,7 @@ describe('configure inputs: bounds and types, 400 naming the field', () => {
     await refused('upsert', { version: null }, 'config', mission);
   });
 
-  it('addLayer: at most 1000 layers, names ≤ 1024 characters, placement path ≤ 4096, index a 32-bit integer', async () => {
+  it('addLayer: at most 1000 layers, names ≤ 1024 characters, placement path ≤ 4096, index an integer', async () => {
     const mission = await newMission();
     await refused(
       'addLayer',
@@ -79,12 +79,15 @@ describe('configure inputs: bounds and types, 400 naming the field', () => {
       'placement.path',
       mission,
     );
+    // Not an integer: refused, naming the field.
+    await refused('addLayer', { layer: tile('X'), placement: { index: 1.5 } }, 'placement.index', mission);
     await refused(
       'addLayer',
-      { layer: tile('X'), placement: { index: 2 ** 31 } },
+      { layer: tile('X'), placement: { index: 'first' } },
       'placement.index',
       mission,
     );
+    await refused('addLayer', { layer: tile('X'), placement: { index: true } }, 'placement.index', mission);
     const ok = await post('addLayer', {
       mission,
       layer: [tile('n'.repeat(1024)), tile('Y')],
@@ -92,6 +95,36 @@ describe('configure inputs: bounds and types, 400 naming the field', () => {
     });
     expect(ok.status).toBe(200);
     expect(ok.body.newlyAddedUUIDs).toHaveLength(2);
+  });
+
+  it('addLayer and updateLayer fit an out-of-range integer index (1e308, -1e308, 2^63) to the nearest end', async () => {
+    const mission = await newMission();
+    const names = async () => {
+      const res = await call('GET', `/api/configure/get?mission=${mission}`, { token: adminToken() });
+      return (res.body.layers as { name: string }[]).map((l) => l.name);
+    };
+    const before = await names();
+    const last = await post('addLayer', { mission, layer: tile('Last'), placement: { index: 1e308 } });
+    expect(last.status, JSON.stringify(last.body)).toBe(200);
+    const first = await post('addLayer', { mission, layer: tile('First'), placement: { index: -1e308 } });
+    expect(first.status, JSON.stringify(first.body)).toBe(200);
+    // As JSON text, with the exponent and a value past 2^53 as sent by a client.
+    const big = await call('POST', '/api/configure/addLayer', {
+      body: `{"mission":"${mission}","layer":{"name":"Big","type":"tile","url":"x"},"placement":{"index":9223372036854775808}}`,
+      headers: { 'content-type': 'application/json' },
+      token: adminToken(),
+    });
+    expect(big.status, JSON.stringify(big.body)).toBe(200);
+    expect(await names()).toEqual(['First', ...before, 'Last', 'Big']);
+    const uuid = first.body.newlyAddedUUIDs[0].uuid;
+    const moved = await post('updateLayer', {
+      mission,
+      layerUUID: uuid,
+      layer: {},
+      placement: { index: 1e308 },
+    });
+    expect(moved.status, JSON.stringify(moved.body)).toBe(200);
+    expect((await names()).at(-1)).toBe('First');
   });
 
   it('updateLayer: layerUUID 1 to 256 characters, layer an object (or its JSON text)', async () => {

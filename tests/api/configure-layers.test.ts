@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { adminToken, call, uniqueName, userWithSession } from '../helpers.ts';
 
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
 const U = (n: number) => `aaaaaaaa-0000-4000-8000-${String(n).padStart(12, '0')}`;
 
 function config(layers: unknown[] = []) {
@@ -199,6 +200,55 @@ describe('POST /addLayer', () => {
     ).toEqual(names);
     const versions = await call('GET', `/api/configure/versions?mission=${mission}`, { token: adminToken() });
     expect(versions.body.versions.map((v: any) => v.version)).toEqual([1, 2, 3, 4, 5, 6, 7]);
+  });
+});
+
+describe('layers the configure app adds (a numeric placeholder uuid)', () => {
+  it('upsert and addLayer replace a uuid that is not a UUID string, and list what they replaced', async () => {
+    const mission = await newMission();
+    const cfg = await latest(mission);
+    // The layer editor's "Add New Layer": a header with the uuid 1, edited into a tile, saved whole.
+    cfg.layers.unshift({ name: 'New Layer', uuid: 1, type: 'tile', url: 'n' });
+    const saved = await post('upsert', { mission, config: cfg });
+    expect(saved.status, JSON.stringify(saved.body)).toBe(200);
+    expect(saved.body.newlyAddedUUIDs).toEqual([
+      { name: 'New Layer', uuid: expect.stringMatching(UUID), replacesBadUUID: 1 },
+    ]);
+    const after = await latest(mission);
+    expect(after.layers[0]).toEqual({
+      name: 'New Layer',
+      uuid: saved.body.newlyAddedUUIDs[0].uuid,
+      type: 'tile',
+      url: 'n',
+    });
+    expect(after.layers.slice(1)).toEqual(tree());
+
+    const added = await post('addLayer', {
+      mission,
+      layer: { name: 'Typed', uuid: 'mine', type: 'tile', url: 't' },
+    });
+    expect(added.status, JSON.stringify(added.body)).toBe(200);
+    expect(added.body.newlyAddedUUIDs).toEqual([
+      { name: 'Typed', uuid: expect.stringMatching(UUID), replacesBadUUID: 'mine' },
+    ]);
+    expect((await latest(mission)).layers.at(-1).uuid).toBe(added.body.newlyAddedUUIDs[0].uuid);
+  });
+
+  it('versions rows name their mission, so the versions table can set, preview and download one', async () => {
+    const mission = await newMission();
+    expect((await post('addLayer', { mission, layer: { name: 'Z', type: 'tile', url: 'z' } })).status).toBe(
+      200,
+    );
+    const versions = await call('GET', `/api/configure/versions?mission=${mission}`, { token: adminToken() });
+    expect(versions.body.versions).toEqual([
+      { mission, version: 1, createdAt: expect.any(String) },
+      { mission, version: 2, createdAt: expect.any(String) },
+    ]);
+    const row = versions.body.versions[0];
+    const set = await post('upsert', { mission: row.mission, version: row.version });
+    expect(set.status, JSON.stringify(set.body)).toBe(200);
+    expect(set.body.version).toBe(3);
+    expect((await latest(mission)).layers).toEqual(tree());
   });
 });
 

@@ -133,8 +133,8 @@ describe('Measure tool', () => {
   it('utils/getbands (elevation under the cursor): text it .replace(/none/gi, "null")s and parses', async () => {
     const res = await jquery('POST', '/api/utils/getbands', {
       type: 'band',
-      x: '1.23',
-      y: '0.55',
+      x: '0.55',
+      y: '1.23',
       xyorll: 'll',
       bands: '[[1,1]]',
       path: `Missions/${MISSION}/dem.tif`,
@@ -142,7 +142,7 @@ describe('Measure tool', () => {
     const text = callsApiSuccess(res) as string;
     expect(typeof text).toBe('string');
     const e = JSON.parse(text.replace(/none/gi, 'null'));
-    // Coordinates: `e[0][1]` is the elevation (x longitude, y latitude: docs/utils.md)
+    // Coordinates: `e[0][1]` is the elevation (x latitude, y longitude, as the tools send: docs/utils.md)
     expect(e[0][0]).toBe(1);
     expect(e[0][1]).toBe(elevation(Math.floor(1.23 / 0.1)));
   });

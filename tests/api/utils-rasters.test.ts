@@ -212,12 +212,12 @@ describe('getbands', () => {
     ]);
   });
 
-  it("with xyorll 'll' takes x as longitude and y as latitude (also in a projected CRS)", async () => {
+  it("with xyorll 'll' takes x as latitude and y as longitude (also in a projected CRS)", async () => {
     const [lon, lat] = [27.3, 41.2];
     const a = await post('/api/utils/getbands', {
       path: 'T/geo3.tif',
-      x: lon,
-      y: lat,
+      x: lat,
+      y: lon,
       xyorll: 'll',
       bands: '[2]',
     });
@@ -227,8 +227,8 @@ describe('getbands', () => {
     const [x, y] = proj4(UTM33, [13.63, 50.52]);
     const u = await post('/api/utils/getbands', {
       path: 'T/utm.tif',
-      x: 13.63,
-      y: 50.52,
+      x: 50.52,
+      y: 13.63,
       xyorll: 'll',
       bands: [1],
     });
@@ -241,6 +241,36 @@ describe('getbands', () => {
       bands: [1],
     });
     expect(out.body).toEqual([[1, null]]);
+    // Read the other way round (x as longitude), this place would be outside the raster.
+    const swapped = await post('/api/utils/getbands', {
+      path: 'T/geo3.tif',
+      x: 45.2,
+      y: 12.1,
+      xyorll: 'll',
+      bands: [1],
+    });
+    expect(swapped.body).toEqual([[1, geo(Math.floor((12.1 - 10) / 0.5), Math.floor((50 - 45.2) / 0.5), 0)]]);
+  });
+
+  it("with xyorll 'll' refuses a latitude x outside [-90, 90] and a longitude y outside [-360, 360]", async () => {
+    const lat = await post('/api/utils/getbands', {
+      path: 'T/geo3.tif',
+      x: 120,
+      y: 12,
+      xyorll: 'll',
+      bands: [1],
+    });
+    expect(lat.status).toBe(400);
+    expect(lat.body.message).toContain("'x'");
+    const lon = await post('/api/utils/getbands', {
+      path: 'T/geo3.tif',
+      x: 45,
+      y: 400,
+      xyorll: 'll',
+      bands: [1],
+    });
+    expect(lon.status).toBe(400);
+    expect(lon.body.message).toContain("'y'");
   });
 
   it.each([

@@ -105,6 +105,20 @@ describe('the Webhooks page: save, entries, config', () => {
     expect(cfg.body).toEqual({ status: 'success', message: 'Successfully updated webhooks config.' });
   });
 
+  it('stores a row whose dropdowns were left untouched (null) as sent, and lists it so', async () => {
+    // The page sends null for a dropdown the user did not touch; it shows the row as listed after a reload.
+    const config = {
+      webhooks: [
+        { action: null, type: null, url: 'https://a.example/{file_id}', header: null, body: null },
+        { action: 'DrawFileAdd', type: '', url: '', header: '', body: '' },
+      ],
+    };
+    const res = await save(JSON.stringify(config));
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    const entries = await call('GET', '/api/webhooks/entries', { token: adminToken() });
+    expect(JSON.parse(entries.body.body.entries[0].config)).toEqual(config);
+  });
+
   it.each([
     ['config that is not JSON', '{"webhooks": [', "'config'"],
     ['webhooks that are not an array', { webhooks: 'x' }, "'config.webhooks'"],
@@ -235,6 +249,34 @@ describe('calls after draw changes', () => {
       ['DrawFileDelete', 'DELETE', 'sent', 200],
     ]);
     expect(rows[0].target).toBe(`${base}/added/${id}`);
+  });
+
+  it('never fires a row without an action or URL; sends a row without a method as GET, as the page shows it', async () => {
+    const config = {
+      webhooks: [
+        { action: null, type: 'POST', url: `${base}/no-action/{file_id}`, header: null, body: null },
+        { action: 'DrawFileAdd', type: 'POST', url: null, header: null, body: null },
+        { action: 'DrawFileAdd', type: null, url: `${base}/no-method/{file_id}`, header: null, body: null },
+      ],
+    };
+    expect((await save(JSON.stringify(config))).status).toBe(200);
+    const made = await post('/api/files/make', { file_name: uniqueName('null hooks') });
+    expect(made.status).toBe(200);
+    const id = made.body.body.file_id as number;
+    const call1 = await waitFor('the call without a method', () => callsFor('no-method', id)[0]);
+    expect(call1.method).toBe('GET');
+    expect(call1.body).toBe('');
+    const rows = await waitFor('the recorded call', async () => {
+      const r = await deliveries(id);
+      return r.length ? r : undefined;
+    });
+    // Only the row with an action and a URL was called (the others are not even recorded).
+    await new Promise((r) => setTimeout(r, 500));
+    expect((await deliveries(id)).map((r) => [r.action, r.method, r.outcome])).toEqual([
+      ['DrawFileAdd', 'GET', 'sent'],
+    ]);
+    expect(rows).toHaveLength(1);
+    expect(callsFor('no-action', id)).toHaveLength(0);
   });
 
   it('refuses a loopback receiver when WEBHOOK_ALLOW_PRIVATE is not set', async () => {

@@ -280,6 +280,25 @@ describe('assignUuids', () => {
     expect(next.layers[1].sublayers[1].uuid).toBe(U(102));
     expect(config.layers[1].uuid).toBeUndefined();
   });
+  it('replaces a uuid that is not a UUID string, naming what it replaced', () => {
+    let n = 200;
+    const config = {
+      layers: [
+        { name: 'placeholder', type: 'header', uuid: 1, sublayers: [{ name: 'text', uuid: 'abc' }] },
+        { name: 'object', uuid: { x: 1 } },
+        { name: 'keep', uuid: U(7).toUpperCase() },
+      ],
+    };
+    const { config: next, assigned } = assignUuids(config, () => U(n++));
+    expect(assigned).toEqual([
+      { name: 'placeholder', uuid: U(200), replacesBadUUID: 1 },
+      { name: 'text', uuid: U(201), replacesBadUUID: 'abc' },
+      { name: 'object', uuid: U(202), replacesBadUUID: { x: 1 } },
+    ]);
+    expect(next.layers[0].sublayers[0].uuid).toBe(U(201));
+    expect(next.layers[2].uuid).toBe(U(7).toUpperCase());
+    expect(config.layers[0].uuid).toBe(1);
+  });
   it('uses random v4 UUIDs by default', () => {
     const { assigned } = assignUuids({ layers: [{ name: 'a' }, { name: 'b' }] });
     for (const a of assigned)

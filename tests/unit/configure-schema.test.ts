@@ -26,6 +26,13 @@ const valid: [string, unknown][] = [
     ]),
   ],
   ['unknown keys', { ...base([{ name: 't', type: 'tile', url: 'u', extra: { a: 1 } }]), other: true }],
+  [
+    'uuids a save replaces (not UUID strings)',
+    base([
+      { name: 'a', type: 'tile', url: 'u', uuid: 'nope' },
+      { name: 'b', type: 'header', uuid: 3 },
+    ]),
+  ],
 ];
 
 const invalid: [string, unknown][] = [
@@ -42,7 +49,6 @@ const invalid: [string, unknown][] = [
   ['a data layer without demtileurl', base([{ name: 'a', type: 'data' }])],
   ['a query layer without endpoint', base([{ name: 'a', type: 'query', query: {} }])],
   ['a negative zoom', base([{ name: 'a', type: 'tile', url: 'u', maxZoom: -1 }])],
-  ['a bad uuid', base([{ name: 'a', type: 'tile', url: 'u', uuid: 'nope' }])],
   [
     'sublayers on a tile',
     base([{ name: 'a', type: 'tile', url: 'u', sublayers: [{ name: 'b', type: 'tile', url: 'u' }] }]),

@@ -122,12 +122,6 @@ describe('validateConfig: errors', () => {
       'layers[0].sublayers',
     ],
     [
-      'a uuid that is not a UUID',
-      base([{ name: 'a', type: 'tile', url: 'u', uuid: 'abc' }]),
-      'layers[0].uuid',
-    ],
-    ['a uuid that is not a string', base([{ name: 'a', type: 'tile', url: 'u', uuid: 5 }]), 'layers[0].uuid'],
-    [
       'a duplicate uuid across the tree',
       base([
         { name: 'a', type: 'tile', url: 'u', uuid: U(1) },
@@ -203,6 +197,13 @@ describe('validateConfig: warnings never invalidate', () => {
     ],
     ['a tool without a name', { ...base(), tools: [{}] }, 'tools[0].name'],
     ['a header name with a dot', base([{ name: 'a.b', type: 'header' }]), 'layers[0].name'],
+    // The configure app's placeholder for a new layer; a save replaces it.
+    ['a uuid that is not a string', base([{ name: 'a', type: 'tile', url: 'u', uuid: 5 }]), 'layers[0].uuid'],
+    [
+      'a uuid that is not a UUID',
+      base([{ name: 'a', type: 'tile', url: 'u', uuid: 'abc' }]),
+      'layers[0].uuid',
+    ],
   ])('%s', (_label, config, field) => {
     const res = validateConfig(config, new Set(['other']));
     expect(res.valid).toBe(true);

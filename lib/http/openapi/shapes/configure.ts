@@ -59,6 +59,6 @@ export const validationAnswer = {
 export const missionsAnswer = successWith({ missions: arrayOf(string) }, ['missions']);
 
 export const versionsAnswer = successWith(
-  { mission: string, versions: arrayOf(object({ version: integer, createdAt: dateTime })) },
+  { mission: string, versions: arrayOf(object({ mission: string, version: integer, createdAt: dateTime })) },
   ['mission', 'versions'],
 );
