@@ -26,6 +26,17 @@ export function freePort(): Promise<number> {
   });
 }
 
+/** A start's random password of the embedded database. */
+export function newPassword(): string {
+  return randomBytes(18).toString('base64url');
+}
+
+/** The URL of the embedded database on `port`: known before it opens, so the service can start beside it. */
+export function embeddedUrl(port: number, password: string): string {
+  // `embedded=pglite` tells createDb to use unnamed statements (one shared session, see wireServer.ts).
+  return `postgres://postgres:${password}@127.0.0.1:${port}/postgres?sslmode=disable&embedded=pglite`;
+}
+
 /**
  * Starts PGlite with PostGIS on `dataDir` (created when missing; `memory://` for a throwaway one, which
  * comes back empty if PGlite has to be restarted) and serves it on a loopback port with a random
@@ -34,6 +45,7 @@ export function freePort(): Promise<number> {
 export async function startEmbedded(
   dataDir = envText('DATA_DIR') ?? '.data/pglite',
   port?: number,
+  password = newPassword(),
 ): Promise<EmbeddedDatabase> {
   const dir = dataDir.startsWith('memory://') ? dataDir : resolve(dataDir);
   if (!dir.startsWith('memory://')) mkdirSync(dir, { recursive: true });
@@ -42,12 +54,10 @@ export async function startEmbedded(
     await db.exec('create extension if not exists postgis');
     return db;
   };
-  const password = randomBytes(18).toString('base64url');
   const server = new PGliteWireServer(open, { password });
   const p = await server.listen(port ?? (await freePort()));
   return {
-    // `embedded=pglite` tells createDb to use unnamed statements (one shared session, see wireServer.ts).
-    url: `postgres://postgres:${password}@127.0.0.1:${p}/postgres?sslmode=disable&embedded=pglite`,
+    url: embeddedUrl(p, password),
     dataDir: dir,
     stop: () => server.close(),
   };
