@@ -441,10 +441,18 @@ export function startupScreen(s: {
   dataDir: string;
   hasAdmin: boolean | null;
   seconds: number;
+  /** The build's ms (null: nothing had changed) and the database's, from the start. */
+  buildMs?: number | null;
+  databaseMs?: number;
 }): string[] {
   const ws = s.base.replace(/^http/, 'ws');
+  const sec = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
+  const where = [
+    s.buildMs === undefined ? '' : s.buildMs === null ? 'build up to date' : `build ${sec(s.buildMs)}`,
+    s.databaseMs === undefined ? '' : `database ready at ${sec(s.databaseMs)}`,
+  ].filter(Boolean);
   const lines = [
-    `mmgis-serverless answered in ${s.seconds.toFixed(1)} s (Ctrl-C stops it)`,
+    `mmgis-serverless answered in ${s.seconds.toFixed(1)} s${where.length ? ` (${where.join(', ')})` : ''}; Ctrl-C stops it`,
     `  API          ${s.base}/api/   OpenAPI: ${s.base}/api/openapi.json`,
     `  Map viewer   ${s.base}/        Configure: ${s.base}/configure`,
     `  WebSocket    ${ws}/`,
@@ -466,6 +474,8 @@ export function startupScreen(s: {
 export interface DevServerOptions {
   /** When `npm start` began (Date.now()), for the time to the first answer; default: this call. */
   started?: number;
+  /** The ms its build took (null: nothing had changed). */
+  buildMs?: number | null;
   /** Called on SIGINT/SIGTERM before the service stops (scripts/start.mjs: esbuild's watch). */
   onStop?: () => unknown;
 }
@@ -495,6 +505,8 @@ export async function runDevServer(o: DevServerOptions = {}): Promise<RunningSer
     dataDir,
     hasAdmin: await hasAdministrator(svc.databaseUrl),
     seconds: (Date.now() - started) / 1000,
+    buildMs: o.buildMs,
+    databaseMs: o.buildMs === undefined ? undefined : (o.buildMs ?? 0) + svc.timings.database,
   });
   process.stdout.write(`${screen.join('\n')}\n`);
   let stopping = false;

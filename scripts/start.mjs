@@ -11,6 +11,7 @@ import { buildLocal, buildLocalIfChanged, LOCAL_LOCATION, localBuildOptions } fr
 const watch = process.argv.includes('--watch');
 const started = Date.now();
 let ctx;
+let buildMs = null;
 let onRebuilt = () => {};
 if (watch) {
   let builds = 0;
@@ -29,13 +30,14 @@ if (watch) {
     },
   });
   await buildLocal();
+  buildMs = Date.now() - started;
   ctx = await esbuild.context(options);
   await ctx.watch();
 } else {
-  await buildLocalIfChanged();
+  buildMs = await buildLocalIfChanged();
 }
 const { runDevServer } = await import(`../${LOCAL_LOCATION}/dist/scripts/devServer.js`);
-const svc = await runDevServer({ started, onStop: () => ctx?.dispose() });
+const svc = await runDevServer({ started, buildMs, onStop: () => ctx?.dispose() });
 let restarting = Promise.resolve();
 let queued = false;
 onRebuilt = () => {

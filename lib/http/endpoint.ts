@@ -19,7 +19,7 @@ import { proxyResult } from './middleware/proxyResult.ts';
 import { requestLog } from './middleware/requestLog.ts';
 import type { EndpointContext, EndpointMiddleware } from './middleware/types.ts';
 import { validator } from './middleware/validator.ts';
-import type { ResponseSchemas } from './openapi/describe.ts';
+import type { RawBodyDoc, ResponseSchemas } from './openapi/describe.ts';
 
 type Infer<S> = S extends JSONSchema ? FromSchema<S> : Record<string, any>;
 
@@ -32,6 +32,8 @@ export interface EndpointOptions<Q, B, P> {
    * the body text untouched.
    */
   body?: BodyKind;
+  /** With `body: 'raw'`: the body as the OpenAPI document declares it (its media types and schemas). */
+  rawBodyDoc?: RawBodyDoc;
   /** `logged_in`: an invalid or expired Bearer token counts as none instead of a 401. */
   ignoreBadToken?: boolean;
   /** Largest accepted body in bytes (`MAX_BODY_BYTES`, default 6 MB: Lambda's synchronous limit). */

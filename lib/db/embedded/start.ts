@@ -3,8 +3,8 @@ import { mkdirSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { resolve } from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
-import { postgis } from '@electric-sql/pglite-postgis';
 import { envText } from '#lib/settings.ts';
+import { trimmedPostgis } from './postgisBundle.ts';
 import { PGliteWireServer } from './wireServer.ts';
 
 export interface EmbeddedDatabase {
@@ -50,7 +50,7 @@ export async function startEmbedded(
   const dir = dataDir.startsWith('memory://') ? dataDir : resolve(dataDir);
   if (!dir.startsWith('memory://')) mkdirSync(dir, { recursive: true });
   const open = async () => {
-    const db = await PGlite.create({ dataDir: dir, extensions: { postgis } });
+    const db = await PGlite.create({ dataDir: dir, extensions: { postgis: trimmedPostgis() } });
     await db.exec('create extension if not exists postgis');
     return db;
   };
