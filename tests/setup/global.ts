@@ -130,7 +130,10 @@ async function start() {
     const dir = join(process.cwd(), 'test-artifacts');
     mkdirSync(dir, { recursive: true });
     const mode = fresh.embedded ? 'embedded' : 'server';
-    for (const [name, svc] of [['none', open], ['local', local]] as const)
+    for (const [name, svc] of [
+      ['none', open],
+      ['local', local],
+    ] as const)
       writeFileSync(join(dir, `service-${name}-${mode}.log`), `${svc.logLines().join('\n')}\n`);
     await Promise.all([open.stop(), local.stop()]);
     await dataApi?.stop();
