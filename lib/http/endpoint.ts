@@ -6,6 +6,7 @@ import type { AuthRule } from '#lib/auth/permissions.ts';
 import type { Principal } from '#lib/auth/principal.ts';
 import { withConnectionRetry } from '#lib/db/connectionErrors.ts';
 import type { Db } from '#lib/db/index.ts';
+import { FunctionTimedOut } from '#lib/errors.ts';
 import { withLogContext } from '#lib/log.ts';
 import { authentication } from './middleware/authentication.ts';
 import { bodyLimit, maxBodyBytes } from './middleware/bodyLimit.ts';
@@ -117,9 +118,12 @@ export function endpoint<
       requestId: context.awsRequestId ?? event.requestContext?.requestId ?? 'local',
     });
   const generic = options as EndpointOptions<unknown, unknown, unknown>;
-  const handler = middy<APIGatewayProxyEvent, unknown, Error, EndpointContext>(run).use(
-    endpointMiddlewares(generic),
-  );
+  // Just before the Lambda's timeout middy gives up on the handler: our 503, not its TimeoutError (a 500).
+  const handler = middy<APIGatewayProxyEvent, unknown, Error, EndpointContext>(run, {
+    timeoutEarlyResponse: () => {
+      throw new FunctionTimedOut();
+    },
+  }).use(endpointMiddlewares(generic));
   // Each request its own log context (one process may serve several requests at once under `npm start`).
   const withContext = (event: APIGatewayProxyEvent, context: Context) =>
     withLogContext(() => handler(event, context as EndpointContext) as Promise<APIGatewayProxyResult>);
