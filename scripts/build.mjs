@@ -112,19 +112,32 @@ export function localBuildOptions() {
   };
 }
 
-/** Builds the local build and its web pages (functions/web/serve.ts reads them from beside the bundles). */
+/** What the local build reads (the benches are not in it). */
+const localInputs = () => INPUTS.filter((p) => p !== 'bench');
+
+/**
+ * Builds the local build and its web pages (functions/web/serve.ts reads them from beside the bundles).
+ * Files are overwritten in place, not removed first: a service already running from this folder (another
+ * `npm start`, the tests' service) keeps finding its modules. Chunks no longer built are removed afterwards.
+ */
 export async function buildLocal() {
   await rm(LOCAL_STAMP, { force: true });
-  const hash = inputsHash();
-  await rm(join(root, LOCAL_OUT), { recursive: true, force: true });
-  await Promise.all([esbuild.build(localBuildOptions()), buildWeb(join(root, LOCAL_OUT, 'web'))]);
+  const hash = inputsHash(localInputs());
+  const [result] = await Promise.all([
+    esbuild.build({ ...localBuildOptions(), metafile: true }),
+    buildWeb(join(root, LOCAL_OUT, 'web')),
+  ]);
+  const built = new Set(Object.keys(result.metafile.outputs).map((f) => join(root, f)));
+  const chunks = join(root, LOCAL_OUT, 'chunks');
+  for (const name of existsSync(chunks) ? readdirSync(chunks) : [])
+    if (!built.has(join(chunks, name))) await rm(join(chunks, name), { force: true });
   await writeFile(LOCAL_STAMP, hash);
 }
 
 /** `npm start`: builds the local build only when a source changed since it was last built; returns the ms spent. */
 export async function buildLocalIfChanged() {
   const started = Date.now();
-  if (existsSync(LOCAL_STAMP) && readFileSync(LOCAL_STAMP, 'utf8') === inputsHash()) return null;
+  if (existsSync(LOCAL_STAMP) && readFileSync(LOCAL_STAMP, 'utf8') === inputsHash(localInputs())) return null;
   await buildLocal();
   return Date.now() - started;
 }
@@ -149,7 +162,7 @@ const INPUTS = [
 const STAMP = join(root, 'dist', '.inputs-sha1');
 
 /** SHA-1 of every input file's path and bytes, in a stable order. */
-export function inputsHash() {
+export function inputsHash(inputs = INPUTS) {
   const hash = createHash('sha1');
   const add = (p) => {
     const abs = join(root, p);
@@ -157,7 +170,7 @@ export function inputsHash() {
     if (statSync(abs).isDirectory()) for (const n of readdirSync(abs).sort()) add(join(p, n));
     else hash.update(p).update(readFileSync(abs));
   };
-  for (const p of INPUTS) add(p);
+  for (const p of inputs) add(p);
   return hash.digest('hex');
 }
 
