@@ -9,7 +9,7 @@ import { type ChildProcess, fork } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import type { RunningService, ServiceOptions } from '../scripts/devServer.ts';
 
-type Info = Omit<RunningService, 'pid' | 'logLines' | 'restart' | 'stop'> & { pid?: number };
+type Info = Omit<RunningService, 'pid' | 'logLines' | 'echoFromNow' | 'restart' | 'stop'> & { pid?: number };
 type Message =
   | { type: 'ready'; info: Info }
   | { type: 'failed'; message: string }
@@ -50,6 +50,7 @@ export async function startServiceProcess(options: ServiceOptions): Promise<Serv
     processPid: child.pid as number,
     pid: () => pid,
     logLines: () => [...lines],
+    echoFromNow: () => {},
     async restart() {
       const done = next('restarted');
       child.send('restart');

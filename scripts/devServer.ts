@@ -34,7 +34,7 @@ export interface ServiceOptions {
   s3Port?: number;
   /**
    * Whether `verbose` echoes serverless-offline's output from its start (its configuration warnings and
-   * route table); otherwise only once it first answered (`npm start`'s screen, docs/connections.md).
+   * route table); otherwise only from `echoFromNow()` (`npm start`, after its screen: docs/connections.md).
    */
   echoStartup?: boolean;
 }
@@ -60,6 +60,8 @@ export interface RunningService {
   pid(): number | undefined;
   /** Where this start's time went. */
   timings: StartTimings;
+  /** With `verbose` and `echoStartup: false`: echo serverless-offline's output from now on (after the screen). */
+  echoFromNow(): void;
   /** serverless-offline's output so far, one entry per line (the last 5,000 lines). */
   logLines(): string[];
   /** Stops serverless-offline and starts it again on the same ports and database (after a rebuild). */
@@ -262,8 +264,10 @@ export async function startService(options: ServiceOptions = {}): Promise<Runnin
   };
   const lines: string[] = [];
   let partial = '';
+  /** Whether `verbose` echoes now: from the start, or from `echoFromNow()` (`echoStartup: false`). */
+  let echoing = options.echoStartup !== false;
   const collect = (d: Buffer, echo: NodeJS.WriteStream) => {
-    if (options.verbose && (serving || options.echoStartup !== false)) echo.write(d);
+    if (options.verbose && echoing) echo.write(d);
     const parts = (partial + d.toString('utf8')).split('\n');
     partial = parts.pop() ?? '';
     lines.push(...parts);
@@ -392,6 +396,9 @@ export async function startService(options: ServiceOptions = {}): Promise<Runnin
     s3Endpoint: `http://127.0.0.1:${ports.s3Port}`,
     pid: () => child.pid,
     logLines: () => (partial ? [...lines, partial] : [...lines]),
+    echoFromNow: () => {
+      echoing = true;
+    },
     async restart() {
       await kill();
       await launch();
@@ -509,6 +516,7 @@ export async function runDevServer(o: DevServerOptions = {}): Promise<RunningSer
     databaseMs: o.buildMs === undefined ? undefined : (o.buildMs ?? 0) + svc.timings.database,
   });
   process.stdout.write(`${screen.join('\n')}\n`);
+  svc.echoFromNow();
   let stopping = false;
   const shutdown = async () => {
     if (stopping) return;
