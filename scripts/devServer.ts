@@ -333,6 +333,16 @@ export async function startService(options: ServiceOptions = {}): Promise<Runnin
       }
     }
   };
+  /** A launch after the first: its start-up output (the route table) is echoed only if the first one's was. */
+  const quietLaunch = async () => {
+    const was = echoing;
+    echoing = options.echoStartup !== false;
+    try {
+      await launch();
+    } finally {
+      echoing = was;
+    }
+  };
   /** Restarts of serverless-offline after an unexpected exit, at most 5 a minute. */
   const restarts: number[] = [];
   const supervise = () => {
@@ -343,7 +353,7 @@ export async function startService(options: ServiceOptions = {}): Promise<Runnin
       return;
     }
     restarts.push(now);
-    launch().then(
+    quietLaunch().then(
       () => process.stderr.write('serverless-offline restarted\n'),
       (e) => process.stderr.write(`serverless-offline did not restart: ${(e as Error).message}\n`),
     );
@@ -401,7 +411,7 @@ export async function startService(options: ServiceOptions = {}): Promise<Runnin
     },
     async restart() {
       await kill();
-      await launch();
+      await quietLaunch();
     },
     stop,
   };
