@@ -15,7 +15,7 @@
 import { createDb, type Db } from '../lib/db/index.ts';
 import { recreateGeodataset } from '../lib/geodatasets/write/write.ts';
 import { CLUSTER, featureCollectionText, points, random } from './data.ts';
-import { groupRss, peakSampler, RouteStats, table, timedRequest } from './loadMetrics.ts';
+import { groupRss, peakSampler, RouteStats, table, timedRequest, treeRss } from './loadMetrics.ts';
 import { adminToken, embeddedTarget, post, serverTarget, type Target } from './loadTargets.ts';
 import { burstSqlAlone, floorRate, z12Ratio, z12ViewRatio } from './loadTiles.ts';
 import { tileAt } from './readTiles.ts';
@@ -182,9 +182,13 @@ async function run(t: Target, seconds: number, count: number) {
   const conns = peakSampler(t.connections);
   const pgid = t.svc.pid();
   const rss = peakSampler(() => (pgid ? groupRss(pgid) : 0), 500);
+  // Everything the service holds, as `npm start`'s processes: its own process (the embedded database, the
+  // supervision) and serverless-offline's group below it.
+  const wholeRss = peakSampler(() => treeRss(t.svc.processPid), 500);
   const { routes, appended, byZoom } = await mix(t, seconds);
   const peakConnections = await conns.stop();
   const peakRss = await rss.stop();
+  const peakWholeRss = await wholeRss.stop();
   console.log(`\n## ${t.label}: ${count} points, ${seconds} s mix\n`);
   console.log(table(routes, seconds));
   // serverless-offline answers 504 at 29 s but its worker finishes the request: let such leftovers end.
@@ -210,7 +214,7 @@ async function run(t: Target, seconds: number, count: number) {
 - 5xx (and failed requests): ${total5xx} (target 0)
 - appended batches: ${appended.length} × 1,000 features; lost (not readable at the end): ${lost} (target 0)
 - peak database connections (sampled every 250 ms): ${peakConnections} (target ≤ 20 on the server)
-- service peak RSS (serverless-offline process group): ${(peakRss / 1048576).toFixed(0)} MB
+- peak RSS summed over all the service's processes (as npm start's: its own process with the embedded database, and serverless-offline's group): ${(peakWholeRss / 1048576).toFixed(0)} MB (target ≤ 1,024 MB); of which serverless-offline's process group: ${(peakRss / 1048576).toFixed(0)} MB
 - error lines in the service log: ${errorLines.length}`);
   for (const r of z12) {
     console.log(

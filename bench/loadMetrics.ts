@@ -88,6 +88,44 @@ export function groupRss(pgid: number): number {
   return total;
 }
 
+/** Every process's parent (pid → ppid), from /proc. */
+function parents(): Map<number, number> {
+  const out = new Map<number, number>();
+  for (const name of readdirSync('/proc')) {
+    if (!/^\d+$/.test(name)) continue;
+    try {
+      const stat = readFileSync(`/proc/${name}/stat`, 'utf8');
+      out.set(Number(name), Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]));
+    } catch {
+      // the process ended meanwhile
+    }
+  }
+  return out;
+}
+
+/** `root` and every process descended from it (whatever process group they run in). */
+export function treePids(root: number): number[] {
+  const ppid = parents();
+  const found = [root];
+  for (let i = 0; i < found.length; i++)
+    for (const [pid, parent] of ppid) if (parent === found[i] && !found.includes(pid)) found.push(pid);
+  return found;
+}
+
+/** RSS in bytes summed over `root` and its descendants: all that `npm start` (or a service process) holds. */
+export function treeRss(root: number): number {
+  let total = 0;
+  for (const pid of treePids(root)) {
+    try {
+      const m = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
+      if (m) total += Number(m[1]) * 1024;
+    } catch {
+      // the process ended meanwhile
+    }
+  }
+  return total;
+}
+
 /** Established TCP connections accepted on loopback `port` (the embedded database's clients). */
 export function acceptedConnections(port: number): number {
   let n = 0;

@@ -2,13 +2,13 @@
 import { randomBytes } from 'node:crypto';
 import postgres from 'postgres';
 import { parseDatabaseUrl } from '../lib/db/index.ts';
-import type { RunningService } from '../scripts/devServer.ts';
 import { acceptedConnections } from './loadMetrics.ts';
-import { startServiceProcess } from './serviceProcess.ts';
+import { type ServiceProcess, startServiceProcess } from './serviceProcess.ts';
 
 export interface Target {
   label: string;
-  svc: RunningService;
+  /** The service's process (as `npm start`'s: the embedded database inside it) and its serverless-offline child. */
+  svc: ServiceProcess;
   /** Open connections of the service to its database right now. */
   connections: () => Promise<number>;
   /** Whether the service still runs a statement (server) or is within 10 s of the mix (embedded). */

@@ -9,7 +9,7 @@ import { type ChildProcess, fork } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import type { RunningService, ServiceOptions } from '../scripts/devServer.ts';
 
-type Info = Omit<RunningService, 'pid' | 'logLines' | 'restart' | 'stop'> & { pid?: number };
+type Info = Omit<RunningService, 'pid' | 'logLines' | 'echoFromNow' | 'restart' | 'stop'> & { pid?: number };
 type Message =
   | { type: 'ready'; info: Info }
   | { type: 'failed'; message: string }
@@ -19,7 +19,10 @@ type Message =
 
 const CHILD = fileURLToPath(new URL('./serviceChild.js', import.meta.url));
 
-export async function startServiceProcess(options: ServiceOptions): Promise<RunningService> {
+/** A service in a process of its own: `processPid` is that process (the embedded database runs in it). */
+export type ServiceProcess = RunningService & { processPid: number };
+
+export async function startServiceProcess(options: ServiceOptions): Promise<ServiceProcess> {
   const child: ChildProcess = fork(CHILD, [JSON.stringify(options)], { stdio: 'inherit' });
   let lines: string[] = [];
   let pid: number | undefined;
@@ -44,8 +47,10 @@ export async function startServiceProcess(options: ServiceOptions): Promise<Runn
   pid = ready.info.pid;
   return {
     ...ready.info,
+    processPid: child.pid as number,
     pid: () => pid,
     logLines: () => [...lines],
+    echoFromNow: () => {},
     async restart() {
       const done = next('restarted');
       child.send('restart');

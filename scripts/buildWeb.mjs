@@ -7,11 +7,9 @@ import { fileURLToPath } from 'node:url';
 import * as esbuild from 'esbuild';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
-const out = join(root, 'dist/web');
-const assets = join(out, 'assets');
 
-/** Copies a file under a name carrying the first 10 hex digits of its SHA-256; returns the new name. */
-async function copyHashed(src) {
+/** Copies a file into `assets` under a name carrying the first 10 hex digits of its SHA-256; returns the new name. */
+async function copyHashed(src, assets) {
   const buf = await readFile(src);
   const hash = createHash('sha256').update(buf).digest('hex').slice(0, 10);
   const name = basename(src).replace(/(\.[a-z]+)$/, `-${hash}$1`);
@@ -43,12 +41,14 @@ ${css.map((c) => `<link rel="stylesheet" href="/assets/${c}">`).join('\n')}
 `;
 }
 
-export async function buildWeb() {
+/** Builds the pages into `out` (default dist/web; the local build's copy is beside its bundles). */
+export async function buildWeb(out = join(root, 'dist/web')) {
+  const assets = join(out, 'assets');
   await rm(out, { recursive: true, force: true });
   await mkdir(assets, { recursive: true });
   // MapLibre 6 runs its worker from its own module file; it is shipped beside the bundles, hashed.
-  const worker = await copyHashed(join(root, 'node_modules/maplibre-gl/dist/maplibre-gl-worker.mjs'));
-  const icon = await copyHashed(join(root, 'web/favicon.svg'));
+  const worker = await copyHashed(join(root, 'node_modules/maplibre-gl/dist/maplibre-gl-worker.mjs'), assets);
+  const icon = await copyHashed(join(root, 'web/favicon.svg'), assets);
   const result = await esbuild.build({
     absWorkingDir: root,
     entryPoints: Object.fromEntries(Object.entries(pages).map(([name, p]) => [name, p.entry])),

@@ -1,8 +1,14 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { type EmbeddedDatabase, freePort, startEmbedded } from '../lib/db/embedded/start.ts';
+import { join, resolve } from 'node:path';
+import {
+  type EmbeddedDatabase,
+  embeddedUrl,
+  freePort,
+  newPassword,
+  startEmbedded,
+} from '../lib/db/embedded/start.ts';
 import { createDb, parseDatabaseUrl } from '../lib/db/index.ts';
 import { migrate } from '../lib/db/migrate.ts';
 import { INCOMING_PREFIX, RESPONSES_PREFIX } from '../lib/uploads/s3.ts';
@@ -26,6 +32,19 @@ export interface ServiceOptions {
   s3Dir?: string;
   /** The S3 stand-in's port (default: a free one). */
   s3Port?: number;
+  /**
+   * Whether `verbose` echoes serverless-offline's output from its start (its configuration warnings and
+   * route table); otherwise only from `echoFromNow()` (`npm start`, after its screen: docs/connections.md).
+   */
+  echoStartup?: boolean;
+}
+
+/** Where a start's time went, in ms from `startService`'s call. */
+export interface StartTimings {
+  /** The database open and migrated (the embedded one opens beside serverless-offline's start). */
+  database: number;
+  /** serverless-offline's first answer to `GET /api/configure/missions`. */
+  firstAnswer: number;
 }
 
 export interface RunningService {
@@ -39,6 +58,10 @@ export interface RunningService {
   s3Endpoint: string;
   /** The process group id of serverless-offline (its workers are threads of it). */
   pid(): number | undefined;
+  /** Where this start's time went. */
+  timings: StartTimings;
+  /** With `verbose` and `echoStartup: false`: echo serverless-offline's output from now on (after the screen). */
+  echoFromNow(): void;
   /** serverless-offline's output so far, one entry per line (the last 5,000 lines). */
   logLines(): string[];
   /** Stops serverless-offline and starts it again on the same ports and database (after a rebuild). */
@@ -52,14 +75,28 @@ export interface RunningService {
  * every request; without it a worker serves one request at a time and is reused, as on Lambda
  * (docs/connections.md). Hot reload restarts the whole process instead (scripts/start.mjs).
  */
-export const OFFLINE_ARGS = [join('node_modules', 'serverless', 'bin', 'serverless.js'), 'offline', 'start'];
+/** Where the local build is (scripts/build.mjs `LOCAL_LOCATION`). */
+export const LOCAL_LOCATION = 'dist/offline';
 
-/** Prepares the database (embedded or server) and applies migrations; returns its URL. */
+export const OFFLINE_ARGS = [
+  // Ends it when its starter is gone, even by SIGKILL (scripts/exitWithParent.cjs).
+  '--require',
+  resolve('scripts/exitWithParent.cjs'),
+  join('node_modules', 'serverless', 'bin', 'serverless.js'),
+  'offline',
+  'start',
+];
+
+/**
+ * Prepares the database (embedded or server) and applies migrations (those already applied are skipped);
+ * returns its URL. `at`: the embedded database's port and password, chosen beforehand.
+ */
 export async function prepareDatabase(
   databaseUrl: string | undefined,
   dataDir: string | undefined,
+  at?: { port: number; password: string },
 ): Promise<{ url: string; embedded: EmbeddedDatabase | null }> {
-  const embedded = databaseUrl ? null : await startEmbedded(dataDir);
+  const embedded = databaseUrl ? null : await startEmbedded(dataDir, at?.port, at?.password);
   const url = databaseUrl ?? embedded!.url;
   const db = createDb({ url, max: 1 });
   try {
@@ -86,10 +123,13 @@ async function waitForHttp(
   child: ChildProcess,
   timeoutMs: number,
   takenPort: () => number | null,
+  databaseReady: Promise<unknown>,
 ): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   // Its output is complete once its pipes close, which may come after the exit.
   const outputDone = new Promise((r) => child.once('close', r));
+  // Asked before the database is ready, the service would answer 503 and log it.
+  await databaseReady;
   while (Date.now() < deadline) {
     if (child.exitCode !== null) {
       await Promise.race([outputDone, new Promise((r) => setTimeout(r, 2000))]);
@@ -125,13 +165,27 @@ interface ServicePorts {
   s3Port: number;
 }
 
-/** The ports of `options`, and free ones for the rest. */
-async function choosePorts(options: ServiceOptions): Promise<ServicePorts> {
+/** A free port other than those of `taken`. */
+async function freePortBut(taken: number[]): Promise<number> {
+  for (;;) {
+    const p = await freePort();
+    if (!taken.includes(p)) return p;
+  }
+}
+
+/** The ports of `options`, and free ones for the rest (none of them `taken`). */
+async function choosePorts(options: ServiceOptions, taken: number[] = []): Promise<ServicePorts> {
+  const t = [...taken];
+  const pick = async (named?: number) => {
+    const p = named ?? (await freePortBut(t));
+    t.push(p);
+    return p;
+  };
   return {
-    port: options.port ?? (await freePort()),
-    lambdaPort: await freePort(),
-    websocketPort: options.websocketPort ?? (await freePort()),
-    s3Port: options.s3Port ?? (await freePort()),
+    port: await pick(options.port),
+    lambdaPort: await pick(),
+    websocketPort: await pick(options.websocketPort),
+    s3Port: await pick(options.s3Port),
   };
 }
 
@@ -166,12 +220,27 @@ function keepPrefixFolders(s3Dir: string, bucket: string): void {
  * stopping it stops its workers too). Used by `npm start` and by the API tests' global setup.
  */
 export async function startService(options: ServiceOptions = {}): Promise<RunningService> {
-  const { url: databaseUrl, embedded } = await prepareDatabase(options.databaseUrl, options.dataDir);
+  const started = Date.now();
+  const timings: StartTimings = { database: 0, firstAnswer: 0 };
+  // The embedded database's port and password are chosen first, so serverless-offline (about 5 s of loading
+  // its modules and registering the routes) starts while PGlite opens and migrations run.
+  const at = options.databaseUrl ? undefined : { port: await freePort(), password: newPassword() };
+  const databaseUrl = options.databaseUrl ?? embeddedUrl(at!.port, at!.password);
+  let embedded: EmbeddedDatabase | null = null;
+  const databaseReady = prepareDatabase(options.databaseUrl, options.dataDir, at).then((d) => {
+    embedded = d.embedded;
+    timings.database = Date.now() - started;
+  });
+  // Awaited by the first launch; marked handled here so a failure before that is not an unhandled rejection.
+  databaseReady.catch(() => {});
   const inProcess = (options.env?.OFFLINE_IN_PROCESS ?? process.env.OFFLINE_IN_PROCESS) !== 'false';
-  let ports = await choosePorts(options);
+  const reserved = at ? [at.port] : [];
+  let ports = await choosePorts(options, reserved);
   const s3Dir = options.s3Dir ?? mkdtempSync(join(tmpdir(), 'mmgis-s3-'));
   keepPrefixFolders(s3Dir, options.env?.UPLOAD_BUCKET ?? process.env.UPLOAD_BUCKET ?? 'mmgis-dev-uploads');
   // DB_DRIVER=data-api without DB_CLUSTER_ARN: the functions reach the database through the Data API stand-in.
+  const usesDataApi = (options.env?.DB_DRIVER ?? process.env.DB_DRIVER) === 'data-api';
+  if (usesDataApi) await databaseReady.catch(() => {});
   const dataApi = await dataApiEnv({ ...process.env, ...options.env }, databaseUrl);
   const env = {
     ...process.env,
@@ -181,6 +250,9 @@ export async function startService(options: ServiceOptions = {}): Promise<Runnin
     // serverless-offline's two lines per request cost its single main thread about a quarter of its
     // throughput (docs/connections.md); SLS_LOG_LEVEL=notice brings them back.
     SLS_LOG_LEVEL: options.env?.SLS_LOG_LEVEL ?? process.env.SLS_LOG_LEVEL ?? 'warning',
+    // The local build (scripts/build.mjs: shared chunks, no source maps); OFFLINE_LOCATION=. runs the
+    // per-function bundles under dist/ instead.
+    OFFLINE_LOCATION: options.env?.OFFLINE_LOCATION ?? process.env.OFFLINE_LOCATION ?? LOCAL_LOCATION,
     S3_DIR: s3Dir,
     // Every function runs in serverless-offline's process and shares one pool per settings
     // (lib/db/index.ts getDb; docs/connections.md#one-process): sized for a map's tile burst.
@@ -192,8 +264,10 @@ export async function startService(options: ServiceOptions = {}): Promise<Runnin
   };
   const lines: string[] = [];
   let partial = '';
+  /** Whether `verbose` echoes now: from the start, or from `echoFromNow()` (`echoStartup: false`). */
+  let echoing = options.echoStartup !== false;
   const collect = (d: Buffer, echo: NodeJS.WriteStream) => {
-    if (options.verbose) echo.write(d);
+    if (options.verbose && echoing) echo.write(d);
     const parts = (partial + d.toString('utf8')).split('\n');
     partial = parts.pop() ?? '';
     lines.push(...parts);
@@ -232,7 +306,13 @@ export async function startService(options: ServiceOptions = {}): Promise<Runnin
       );
       supervise();
     });
-    await waitForHttp(`http://127.0.0.1:${ports.port}/api/configure/missions`, child, 120_000, takenPort);
+    await waitForHttp(
+      `http://127.0.0.1:${ports.port}/api/configure/missions`,
+      child,
+      120_000,
+      takenPort,
+      databaseReady,
+    );
   };
   /**
    * A port chosen free can be taken before serverless-offline listens on it (by another process, or as
@@ -249,8 +329,18 @@ export async function startService(options: ServiceOptions = {}): Promise<Runnin
         if (named || attempt === 3) throw e;
         lines.length = 0;
         partial = '';
-        ports = await choosePorts(options);
+        ports = await choosePorts(options, reserved);
       }
+    }
+  };
+  /** A launch after the first: its start-up output (the route table) is echoed only if the first one's was. */
+  const quietLaunch = async () => {
+    const was = echoing;
+    echoing = options.echoStartup !== false;
+    try {
+      await launch();
+    } finally {
+      echoing = was;
     }
   };
   /** Restarts of serverless-offline after an unexpected exit, at most 5 a minute. */
@@ -263,7 +353,7 @@ export async function startService(options: ServiceOptions = {}): Promise<Runnin
       return;
     }
     restarts.push(now);
-    launch().then(
+    quietLaunch().then(
       () => process.stderr.write('serverless-offline restarted\n'),
       (e) => process.stderr.write(`serverless-offline did not restart: ${(e as Error).message}\n`),
     );
@@ -291,7 +381,9 @@ export async function startService(options: ServiceOptions = {}): Promise<Runnin
   const stop = async () => {
     await kill();
     await dataApi?.stop();
-    await embedded?.stop();
+    // A database still opening is stopped once it opened.
+    await databaseReady.catch(() => {});
+    await (embedded as EmbeddedDatabase | null)?.stop();
     if (!options.s3Dir) rmSync(s3Dir, { recursive: true, force: true });
   };
   /** Set once serverless-offline first answered: from then on an exit nobody asked for is restarted. */
@@ -299,6 +391,7 @@ export async function startService(options: ServiceOptions = {}): Promise<Runnin
   try {
     await launchOnFreePorts();
     serving = true;
+    timings.firstAnswer = Date.now() - started;
   } catch (e) {
     await stop();
     throw new Error(`${(e as Error).message}\n${lines.slice(-100).join('\n')}`);
@@ -306,51 +399,143 @@ export async function startService(options: ServiceOptions = {}): Promise<Runnin
   return {
     url: `http://127.0.0.1:${ports.port}`,
     databaseUrl,
-    embedded: !!embedded,
+    embedded: !options.databaseUrl,
+    timings,
     lambdaPort: ports.lambdaPort,
     websocketPort: ports.websocketPort,
     s3Endpoint: `http://127.0.0.1:${ports.s3Port}`,
     pid: () => child.pid,
     logLines: () => (partial ? [...lines, partial] : [...lines]),
+    echoFromNow: () => {
+      echoing = true;
+    },
     async restart() {
       await kill();
-      await launch();
+      await quietLaunch();
     },
     stop,
   };
 }
 
-/** `npm start`: runs until SIGINT/SIGTERM; scripts/start.mjs restarts the service after each rebuild. */
-export async function runDevServer(): Promise<RunningService> {
+/** Whether `npm start` shows serverless-offline's own start-up output (its route table): `--routes` or SLS_LOG_LEVEL. */
+export function showRoutes(argv = process.argv, env = process.env): boolean {
+  return argv.includes('--routes') || !!env.SLS_LOG_LEVEL;
+}
+
+/** Whether the database at `url` has an administrator account yet (null: it could not be asked). */
+async function hasAdministrator(url: string): Promise<boolean | null> {
+  const db = createDb({ url, max: 1 });
+  try {
+    const [row] = await db.sql`select exists (select 1 from users where role = 'admin') as has`;
+    return !!row?.has;
+  } catch {
+    return null;
+  } finally {
+    await db.end();
+  }
+}
+
+/** A URL with its password replaced by `***` (a server's URL as the user gave it). */
+function withoutPassword(url: string): string {
+  try {
+    const u = new URL(url);
+    if (u.password) u.password = '***';
+    return u.toString();
+  } catch {
+    return url;
+  }
+}
+
+/**
+ * `npm start`'s screen (docs/connections.md, "npm start"): at most 15 lines, in this order: the API and its
+ * OpenAPI; the map viewer and the configure page; the WebSocket; the database; the first step when no
+ * administrator exists.
+ */
+export function startupScreen(s: {
+  base: string;
+  databaseUrl: string;
+  embedded: boolean;
+  dataDir: string;
+  hasAdmin: boolean | null;
+  seconds: number;
+  /** The build's ms (null: nothing had changed) and the database's, from the start. */
+  buildMs?: number | null;
+  databaseMs?: number;
+}): string[] {
+  const ws = s.base.replace(/^http/, 'ws');
+  const sec = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
+  const where = [
+    s.buildMs === undefined ? '' : s.buildMs === null ? 'build up to date' : `build ${sec(s.buildMs)}`,
+    s.databaseMs === undefined ? '' : `database ready at ${sec(s.databaseMs)}`,
+  ].filter(Boolean);
+  const lines = [
+    `mmgis-serverless answered in ${s.seconds.toFixed(1)} s${where.length ? ` (${where.join(', ')})` : ''}; Ctrl-C stops it`,
+    `  API          ${s.base}/api/   OpenAPI: ${s.base}/api/openapi.json`,
+    `  Map viewer   ${s.base}/        Configure: ${s.base}/configure`,
+    `  WebSocket    ${ws}/`,
+    s.embedded
+      ? `  Database     embedded PGlite + PostGIS, data in ${s.dataDir}`
+      : '  Database     the PostgreSQL/PostGIS server of DATABASE_URL',
+    `               ${s.embedded ? parseDatabaseUrl(s.databaseUrl).url : withoutPassword(s.databaseUrl)}${s.embedded ? "   (this start's password; psql works too)" : ''}`,
+  ];
+  if (s.hasAdmin === false)
+    lines.push(
+      '  First step   no administrator yet: create one, then log in at /configure:',
+      `               curl -X POST ${s.base}/api/users/first_signup -H 'content-type: application/json' \\`,
+      `                 -d '{"username":"admin","password":"at least 8 characters"}'`,
+    );
+  lines.push('Request logs follow, one JSON line each. Routes: npm start -- --routes');
+  return lines;
+}
+
+export interface DevServerOptions {
+  /** When `npm start` began (Date.now()), for the time to the first answer; default: this call. */
+  started?: number;
+  /** The ms its build took (null: nothing had changed). */
+  buildMs?: number | null;
+  /** Called on SIGINT/SIGTERM before the service stops (scripts/start.mjs: esbuild's watch). */
+  onStop?: () => unknown;
+}
+
+/** `npm start`: runs until SIGINT/SIGTERM; scripts/start.mjs restarts the service after each rebuild under `npm run dev`. */
+export async function runDevServer(o: DevServerOptions = {}): Promise<RunningService> {
+  const started = o.started ?? Date.now();
   const port = Number(process.env.PORT) || 8888;
-  const usingServer = !!process.env.DATABASE_URL;
-  const dataDir = process.env.DATA_DIR ?? '.data/pglite';
-  console.log(
-    usingServer
-      ? 'Database: the PostgreSQL/PostGIS server named by DATABASE_URL'
-      : `Database: embedded PGlite + PostGIS in ${dataDir} (set DATABASE_URL to use a server)`,
-  );
+  const dataDir = resolve(process.env.DATA_DIR ?? '.data/pglite');
+  const routes = showRoutes();
   const svc = await startService({
     port,
     websocketPort: Number(process.env.WEBSOCKET_PORT) || port - 2,
     databaseUrl: process.env.DATABASE_URL || undefined,
     dataDir,
     verbose: true,
+    echoStartup: routes,
     s3Dir: process.env.S3_DIR ?? '.data/s3',
     s3Port: Number(process.env.S3_PORT) || port - 3,
+    env: routes && !process.env.SLS_LOG_LEVEL ? { SLS_LOG_LEVEL: 'notice' } : {},
   });
-  console.log(
-    `API ready on http://localhost:${port}/api/ (WebSocket on ws://localhost:${port}/, S3 stand-in on ${svc.s3Endpoint})`,
-  );
-  if (svc.embedded)
-    console.log(
-      `Embedded database (this start's password; psql works too): ${parseDatabaseUrl(svc.databaseUrl).url}`,
-    );
+  const base = `http://localhost:${port}`;
+  const screen = startupScreen({
+    base,
+    databaseUrl: svc.databaseUrl,
+    embedded: svc.embedded,
+    dataDir,
+    hasAdmin: await hasAdministrator(svc.databaseUrl),
+    seconds: (Date.now() - started) / 1000,
+    buildMs: o.buildMs,
+    databaseMs: o.buildMs === undefined ? undefined : (o.buildMs ?? 0) + svc.timings.database,
+  });
+  process.stdout.write(`${screen.join('\n')}\n`);
+  svc.echoFromNow();
+  let stopping = false;
   const shutdown = async () => {
+    if (stopping) return;
+    stopping = true;
+    await o.onStop?.();
     await svc.stop();
     process.exit(0);
   };
-  process.once('SIGINT', shutdown);
-  process.once('SIGTERM', shutdown);
+  process.on('SIGINT', shutdown);
+  process.on('SIGTERM', shutdown);
   return svc;
 }

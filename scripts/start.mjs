@@ -1,32 +1,43 @@
-// `npm start`: build, serve the whole API through serverless-offline (scripts/devServer.ts startService, the
-// same function the tests and benches use), and on every save rebuild with esbuild's watch mode and restart
-// serverless-offline once the rebuild ends (debounced). docs/connections.md says why serverless-offline's
+// `npm start`: builds the local build when a source changed since its last build (scripts/build.mjs), then
+// serves the whole API through serverless-offline (scripts/devServer.ts runDevServer, the same start the
+// tests and benches use). It holds no watcher.
+//
+// `npm run dev` (`--watch`): the same, and on every save esbuild's watch mode rebuilds and serverless-offline
+// is restarted once the rebuild ends (debounced). docs/connections.md says why serverless-offline's
 // reload-handler flag is not used.
 import * as esbuild from 'esbuild';
-import { buildOptions } from './build.mjs';
-import { buildWeb } from './buildWeb.mjs';
+import { buildLocal, buildLocalIfChanged, LOCAL_LOCATION, localBuildOptions } from './build.mjs';
 
-let builds = 0;
+const watch = process.argv.includes('--watch');
+const started = Date.now();
+let ctx;
+let buildMs = null;
 let onRebuilt = () => {};
-let timer;
-const options = buildOptions();
-options.plugins.push({
-  name: 'restart-offline',
-  setup(build) {
-    build.onEnd((result) => {
-      // Build 1 is the first build below, build 2 the one watch mode starts with: neither follows a save.
-      builds++;
-      if (builds <= 2 || result.errors.length > 0) return;
-      clearTimeout(timer);
-      timer = setTimeout(() => onRebuilt(), 300);
-    });
-  },
-});
-const ctx = await esbuild.context(options);
-await Promise.all([ctx.rebuild(), buildWeb()]);
-await ctx.watch();
-const { runDevServer } = await import('../dist/scripts/devServer.js');
-const svc = await runDevServer();
+if (watch) {
+  let builds = 0;
+  let timer;
+  const options = localBuildOptions();
+  options.plugins.push({
+    name: 'restart-offline',
+    setup(build) {
+      build.onEnd((result) => {
+        // Build 1 is buildLocal's, build 2 the one watch mode starts with: neither follows a save.
+        builds++;
+        if (builds <= 1 || result.errors.length > 0) return;
+        clearTimeout(timer);
+        timer = setTimeout(() => onRebuilt(), 300);
+      });
+    },
+  });
+  await buildLocal();
+  buildMs = Date.now() - started;
+  ctx = await esbuild.context(options);
+  await ctx.watch();
+} else {
+  buildMs = await buildLocalIfChanged();
+}
+const { runDevServer } = await import(`../${LOCAL_LOCATION}/dist/scripts/devServer.js`);
+const svc = await runDevServer({ started, buildMs, onStop: () => ctx?.dispose() });
 let restarting = Promise.resolve();
 let queued = false;
 onRebuilt = () => {

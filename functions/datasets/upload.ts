@@ -2,7 +2,7 @@ import { datasetName, parseCsv } from '#lib/datasets/csv.ts';
 import { writeDataset } from '#lib/datasets/store.ts';
 import { endpoint } from '#lib/http/endpoint.ts';
 import { ok } from '#lib/http/openapi/describe.ts';
-import { datasetWritten } from '#lib/http/openapi/shapes/misc.ts';
+import { csvBody, datasetWritten } from '#lib/http/openapi/shapes/misc.ts';
 
 const query = {
   type: 'object',
@@ -13,7 +13,13 @@ const query = {
   required: ['name'],
 } as const;
 
-const options = { auth: 'admin', body: 'raw', schema: { query }, responses: ok(datasetWritten) } as const;
+const options = {
+  auth: 'admin',
+  body: 'raw',
+  rawBodyDoc: csvBody,
+  schema: { query },
+  responses: ok(datasetWritten),
+} as const;
 
 /** POST /api/datasets/upload?name=N[&mode=replace|append], body text/csv (RFC 4180). */
 export const handler = endpoint(options, async ({ query, rawBody, db }) => {

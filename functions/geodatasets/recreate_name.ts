@@ -3,11 +3,17 @@ import { writePath, writeQuery } from '#lib/geodatasets/write/writeParams.ts';
 import { parseGeojsonBody } from '#lib/geodatasets/write/writeRequest.ts';
 import { endpoint } from '#lib/http/endpoint.ts';
 import { ok } from '#lib/http/openapi/describe.ts';
-import { writeAnswer } from '#lib/http/openapi/shapes/geodatasets.ts';
+import { geojsonBody, writeAnswer } from '#lib/http/openapi/shapes/geodatasets.ts';
 
 /** POST /api/geodatasets/recreate/:name — the body is the GeoJSON file. */
 export const handler = endpoint(
-  { auth: 'admin', body: 'raw', schema: { path: writePath, query: writeQuery }, responses: ok(writeAnswer) },
+  {
+    auth: 'admin',
+    body: 'raw',
+    rawBodyDoc: geojsonBody,
+    schema: { path: writePath, query: writeQuery },
+    responses: ok(writeAnswer),
+  },
   async ({ rawBody, path, query, db }) =>
     runWrite(db, parseGeojsonBody('recreate', rawBody ?? '', path, query)),
 );

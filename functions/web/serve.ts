@@ -1,9 +1,18 @@
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult } from 'aws-lambda';
 import { serveStatic } from '#lib/web/static.ts';
 
-/** The built pages, packaged beside this bundle (dist/functions/web/serve.js → dist/web). */
-const dir = fileURLToPath(new URL('../../web/', import.meta.url));
+/**
+ * The built pages, beside the bundles: packaged, this module is dist/functions/web/serve.js and the pages
+ * dist/web; in the local build (scripts/build.mjs) its code is in a shared chunk,
+ * dist/offline/dist/chunks/*.js, and the pages are dist/offline/dist/web.
+ */
+const dir =
+  ['../../web/', '../web/']
+    .map((p) => fileURLToPath(new URL(p, import.meta.url)))
+    .find((d) => existsSync(join(d, 'index.html'))) ?? fileURLToPath(new URL('../../web/', import.meta.url));
 
 /**
  * GET `/` (map viewer), `/configure` and `/configure/{proxy+}` (console), `/assets/{file}`: the built web

@@ -6,6 +6,7 @@ import type { AuthRule } from '#lib/auth/permissions.ts';
 import type { Principal } from '#lib/auth/principal.ts';
 import { withConnectionRetry } from '#lib/db/connectionErrors.ts';
 import type { Db } from '#lib/db/index.ts';
+import { FunctionTimedOut } from '#lib/errors.ts';
 import { withLogContext } from '#lib/log.ts';
 import { authentication } from './middleware/authentication.ts';
 import { bodyLimit, maxBodyBytes } from './middleware/bodyLimit.ts';
@@ -19,7 +20,7 @@ import { proxyResult } from './middleware/proxyResult.ts';
 import { requestLog } from './middleware/requestLog.ts';
 import type { EndpointContext, EndpointMiddleware } from './middleware/types.ts';
 import { validator } from './middleware/validator.ts';
-import type { ResponseSchemas } from './openapi/describe.ts';
+import type { RawBodyDoc, ResponseSchemas } from './openapi/describe.ts';
 
 type Infer<S> = S extends JSONSchema ? FromSchema<S> : Record<string, any>;
 
@@ -32,6 +33,8 @@ export interface EndpointOptions<Q, B, P> {
    * the body text untouched.
    */
   body?: BodyKind;
+  /** With `body: 'raw'`: the body as the OpenAPI document declares it (its media types and schemas). */
+  rawBodyDoc?: RawBodyDoc;
   /** `logged_in`: an invalid or expired Bearer token counts as none instead of a 401. */
   ignoreBadToken?: boolean;
   /** Largest accepted body in bytes (`MAX_BODY_BYTES`, default 6 MB: Lambda's synchronous limit). */
@@ -115,9 +118,12 @@ export function endpoint<
       requestId: context.awsRequestId ?? event.requestContext?.requestId ?? 'local',
     });
   const generic = options as EndpointOptions<unknown, unknown, unknown>;
-  const handler = middy<APIGatewayProxyEvent, unknown, Error, EndpointContext>(run).use(
-    endpointMiddlewares(generic),
-  );
+  // Just before the Lambda's timeout middy gives up on the handler: our 503, not its TimeoutError (a 500).
+  const handler = middy<APIGatewayProxyEvent, unknown, Error, EndpointContext>(run, {
+    timeoutEarlyResponse: () => {
+      throw new FunctionTimedOut();
+    },
+  }).use(endpointMiddlewares(generic));
   // Each request its own log context (one process may serve several requests at once under `npm start`).
   const withContext = (event: APIGatewayProxyEvent, context: Context) =>
     withLogContext(() => handler(event, context as EndpointContext) as Promise<APIGatewayProxyResult>);

@@ -324,6 +324,18 @@ describe('geodatasets write routes', () => {
     expect(await findDataset(db.sql, name)).toBeUndefined();
   });
 
+  it("a body above the local server's own 10 MiB cap gets our failure shape too, naming both limits", async () => {
+    const name = uniqueName('gdwa');
+    // 11 MB: serverless-offline's hapi refuses it before any function runs (offline-failure-shape.cjs).
+    const big = JSON.stringify(fc([pt(1, 1, { s: 'x'.repeat(11 * 1024 * 1024) })]));
+    const r = await call('POST', `/api/geodatasets/append/${name}`, { ...admin(), body: big });
+    expect(r.status).toBe(413);
+    expect(r.body).toEqual({ status: 'failure', message: expect.stringMatching(/10485760 bytes/) });
+    expect(r.body.message).toMatch(/6291456 bytes/);
+    expect(r.body.message).toMatch(/upload/);
+    expect(await findDataset(db.sql, name)).toBeUndefined();
+  });
+
   it('convert_properties and recompute_stats run as jobs with a status endpoint', async () => {
     const name = uniqueName('gdwa');
     await call('POST', `/api/geodatasets/recreate/${name}`, {

@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import postgres from 'postgres';
@@ -125,6 +125,16 @@ async function start() {
   };
 
   const stop = async () => {
+    // The services' own log lines (a 500's `unhandled error` line names its cause): kept as test artifacts,
+    // test-artifacts/service-<AUTH>-<embedded|server>.log.
+    const dir = join(process.cwd(), 'test-artifacts');
+    mkdirSync(dir, { recursive: true });
+    const mode = fresh.embedded ? 'embedded' : 'server';
+    for (const [name, svc] of [
+      ['none', open],
+      ['local', local],
+    ] as const)
+      writeFileSync(join(dir, `service-${name}-${mode}.log`), `${svc.logLines().join('\n')}\n`);
     await Promise.all([open.stop(), local.stop()]);
     await dataApi?.stop();
     await fresh.drop();

@@ -91,8 +91,8 @@ describe('offline-lambda-timeout plugin (docs/connections.md, "One process")', (
       'export const handler = async (e) => { await new Promise((r) => setTimeout(r, e.ms)); return { statusCode: 200, body: "x".repeat(e.n) }; };',
     );
 
-    /** serverless-offline's `LambdaFunction` of fn.js (300 ms timeout), in process, as it runs every function. */
-    async function lambdaFunction(noTimeout: boolean) {
+    /** serverless-offline's `LambdaFunction` of fn.js (300 ms timeout unless given), in process, as it runs every function. */
+    async function lambdaFunction(noTimeout: boolean, timeoutS = 0.3) {
       const src = dirname(require.resolve('serverless-offline'));
       const url = pathToFileURL(join(src, 'lambda', 'LambdaFunction.js')).href;
       const { default: LambdaFunction } = await import(/* @vite-ignore */ url);
@@ -100,7 +100,7 @@ describe('offline-lambda-timeout plugin (docs/connections.md, "One process")', (
         config: { servicePath: dir },
         service: { service: 'offline-lambda-timeout', provider: { runtime: 'nodejs20.x', timeout: 29 } },
       };
-      const definition = { handler: 'fn.handler', name: FN, timeout: 0.3 };
+      const definition = { handler: 'fn.handler', name: FN, timeout: timeoutS };
       return new LambdaFunction('fn', definition, serverless, { useInProcess: true, noTimeout });
     }
 
@@ -119,8 +119,10 @@ describe('offline-lambda-timeout plugin (docs/connections.md, "One process")', (
     }
 
     it('holds every answer until the timeout with its own timer, and lets go of it with this one', async () => {
-      // serverless-offline's own timer: the answer stays until the timeout fires.
-      expect(await answerHeld(await lambdaFunction(false))).toBe(true);
+      // serverless-offline's own timer: the answer stays until the timeout fires. With a timeout of 20 s the
+      // timer cannot fire while the answer is looked for, however slow the machine (at 300 ms it did, on a
+      // loaded one, and the answer was let go before it was looked for).
+      expect(await answerHeld(await lambdaFunction(false, 20))).toBe(true);
       const found = await offlineRunner(process.cwd());
       expect(typeof found?.HandlerRunner).toBe('function');
       expect(typeof found?.LambdaTimeoutError).toBe('function');

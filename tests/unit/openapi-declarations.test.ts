@@ -38,6 +38,23 @@ describe('the OpenAPI document lists every declared input (lib/http/openapi/docu
     expect(bodies).toBeGreaterThan(0);
   });
 
+  it('the raw bodies of recreate, append (GeoJSON) and datasets/upload (CSV) are declared, so clients can send them', () => {
+    const body = (path: string) =>
+      doc.paths[path].post.requestBody as {
+        required?: boolean;
+        content: Record<string, { schema: { type?: string; required?: string[]; oneOf?: object[] } }>;
+      };
+    const recreate = body('/api/geodatasets/recreate');
+    expect(recreate.required).toBe(true);
+    expect(recreate.content['application/json'].schema.required).toEqual(['name', 'geojson']);
+    for (const path of ['/api/geodatasets/append/{name}', '/api/geodatasets/recreate/{name}']) {
+      const b = body(path);
+      expect(Object.keys(b.content), path).toEqual(['application/json', 'application/geo+json']);
+      expect(b.content['application/json'].schema.oneOf, path).toHaveLength(2);
+    }
+    expect(body('/api/datasets/upload').content).toEqual({ 'text/csv': { schema: { type: 'string' } } });
+  });
+
   it('every declared query and path property is a parameter', () => {
     let count = 0;
     for (const r of apiEndpoints(routes)) {

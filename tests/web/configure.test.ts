@@ -62,7 +62,8 @@ describe('configure console in Chromium', () => {
     await page.getByRole('link', { name: 'API Tokens' }).click();
     const name = uniqueName('browser');
     await page.getByLabel('Token Name').fill(name);
-    await page.getByLabel('Expire After').selectOption({ label: '1 day' });
+    // Its accessible name is its label alone, not the options' text run together.
+    await page.getByRole('combobox', { name: 'Expire After', exact: true }).selectOption({ label: '1 day' });
     await page.getByRole('button', { name: 'Generate New Token' }).click();
     const token = (await page.getByLabel('New token').textContent())!.trim();
     expect(token.length).toBeGreaterThan(20);

@@ -54,13 +54,13 @@ export function DatasetsPage() {
           CSV file
           <input name="file" type="file" accept=".csv,text/csv" required />
         </label>
-        <label>
-          Mode
-          <select name="mode">
+        <span class="field">
+          <label htmlFor="dataset-mode">Mode</label>
+          <select id="dataset-mode" name="mode">
             <option value="replace">replace</option>
             <option value="append">append</option>
           </select>
-        </label>
+        </span>
         <button type="submit">Upload</button>
       </form>
       <Message msg={msg} />

@@ -133,27 +133,27 @@ export function LayerTree({
           Layer name
           <input name="name" required />
         </label>
-        <label>
-          Layer type
-          <select name="type">
+        <span class="field">
+          <label htmlFor="layer-type">Layer type</label>
+          <select id="layer-type" name="type">
             {TYPES.map((t) => (
               <option key={t}>{t}</option>
             ))}
           </select>
-        </label>
+        </span>
         <label>
           URL
           <input name="url" placeholder="geodatasets:name" />
         </label>
-        <label>
-          Under header
-          <select name="path">
+        <span class="field">
+          <label htmlFor="layer-path">Under header</label>
+          <select id="layer-path" name="path">
             <option value="">(top level)</option>
             {headers.map((h) => (
               <option key={h}>{h}</option>
             ))}
           </select>
-        </label>
+        </span>
         <button type="submit">Add layer</button>
       </form>
       <h3>Initial view</h3>

@@ -58,16 +58,16 @@ export function TokensPage() {
           Token Name
           <input name="name" maxLength={100} />
         </label>
-        <label>
-          Expire After
-          <select name="period">
+        <span class="field">
+          <label htmlFor="token-period">Expire After</label>
+          <select id="token-period" name="period">
             {PERIODS.map(([label, v]) => (
               <option key={v} value={v}>
                 {label}
               </option>
             ))}
           </select>
-        </label>
+        </span>
         <button type="submit">Generate New Token</button>
       </form>
       <Message msg={msg} />

@@ -31,7 +31,7 @@ app.className = 'viewer';
 app.innerHTML = `
   <aside class="panel">
     <h1>Map viewer</h1>
-    <label>Mission <select id="mission"></select></label>
+    <label for="mission">Mission</label> <select id="mission"></select>
     <p id="status" role="status"></p>
     <nav aria-label="Layers" id="tree"></nav>
     <div id="time"></div>

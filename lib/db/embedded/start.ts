@@ -3,8 +3,8 @@ import { mkdirSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { resolve } from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
-import { postgis } from '@electric-sql/pglite-postgis';
 import { envText } from '#lib/settings.ts';
+import { trimmedPostgis } from './postgisBundle.ts';
 import { PGliteWireServer } from './wireServer.ts';
 
 export interface EmbeddedDatabase {
@@ -26,6 +26,17 @@ export function freePort(): Promise<number> {
   });
 }
 
+/** A start's random password of the embedded database. */
+export function newPassword(): string {
+  return randomBytes(18).toString('base64url');
+}
+
+/** The URL of the embedded database on `port`: known before it opens, so the service can start beside it. */
+export function embeddedUrl(port: number, password: string): string {
+  // `embedded=pglite` tells createDb to use unnamed statements (one shared session, see wireServer.ts).
+  return `postgres://postgres:${password}@127.0.0.1:${port}/postgres?sslmode=disable&embedded=pglite`;
+}
+
 /**
  * Starts PGlite with PostGIS on `dataDir` (created when missing; `memory://` for a throwaway one, which
  * comes back empty if PGlite has to be restarted) and serves it on a loopback port with a random
@@ -34,20 +45,19 @@ export function freePort(): Promise<number> {
 export async function startEmbedded(
   dataDir = envText('DATA_DIR') ?? '.data/pglite',
   port?: number,
+  password = newPassword(),
 ): Promise<EmbeddedDatabase> {
   const dir = dataDir.startsWith('memory://') ? dataDir : resolve(dataDir);
   if (!dir.startsWith('memory://')) mkdirSync(dir, { recursive: true });
   const open = async () => {
-    const db = await PGlite.create({ dataDir: dir, extensions: { postgis } });
+    const db = await PGlite.create({ dataDir: dir, extensions: { postgis: trimmedPostgis() } });
     await db.exec('create extension if not exists postgis');
     return db;
   };
-  const password = randomBytes(18).toString('base64url');
   const server = new PGliteWireServer(open, { password });
   const p = await server.listen(port ?? (await freePort()));
   return {
-    // `embedded=pglite` tells createDb to use unnamed statements (one shared session, see wireServer.ts).
-    url: `postgres://postgres:${password}@127.0.0.1:${p}/postgres?sslmode=disable&embedded=pglite`,
+    url: embeddedUrl(p, password),
     dataDir: dir,
     stop: () => server.close(),
   };

@@ -1,6 +1,6 @@
 import type { APIGatewayProxyResult } from 'aws-lambda';
 import { unavailableAnswer } from '#lib/db/connectionErrors.ts';
-import { HttpError } from '#lib/errors.ts';
+import { FunctionTimedOut, HttpError } from '#lib/errors.ts';
 import { log } from '#lib/log.ts';
 import { respond, toProxyResult } from '../response.ts';
 import { type EndpointMiddleware, type EndpointRequest, requestIdOf } from './types.ts';
@@ -10,7 +10,7 @@ const QUERY_CANCELED = '57014';
 
 /**
  * The one error shape, `{status:'failure', message, ...extra}`, as middy's `http-error-handler` does it:
- * an `HttpError` keeps its status; a statement timeout is a 503; anything else is a 500 that names only
+ * an `HttpError` keeps its status; a statement timeout or the function's own timeout is a 503; anything else is a 500 that names only
  * the request id (the error itself is logged with it).
  */
 export function toErrorResult(error: unknown, requestId: string): APIGatewayProxyResult {
@@ -29,6 +29,12 @@ export function toErrorResult(error: unknown, requestId: string): APIGatewayProx
         { status: 'failure', message: unavailable.message },
         { headers: { 'Retry-After': String(unavailable.retryAfterSeconds) } },
       ),
+    );
+  }
+  if (error instanceof FunctionTimedOut) {
+    log('warn', 'the function timed out', { requestId });
+    return toProxyResult(
+      respond(503, { status: 'failure', message: error.message }, { headers: { 'Retry-After': '5' } }),
     );
   }
   if ((error as { code?: string })?.code === QUERY_CANCELED) {

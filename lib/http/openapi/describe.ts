@@ -53,3 +53,9 @@ export function successMessage(body?: object) {
 
 /** `responses` of an endpoint whose success is a 200 with this JSON body: `endpoint({ responses: ok(x) })`. */
 export const ok = (schema: object) => ({ 200: { schema } });
+
+/** A raw body's OpenAPI declaration: a schema per media type (the handler parses the text itself). */
+export interface RawBodyDoc {
+  description: string;
+  content: Record<string, object>;
+}

@@ -110,6 +110,14 @@ function operation(route: ApiRoute, method: string, options: Options | undefined
         'application/x-www-form-urlencoded': { schema: body },
       },
     };
+  else if (options?.body === 'raw' && method !== 'get' && options.rawBodyDoc)
+    op.requestBody = {
+      description: options.rawBodyDoc.description,
+      required: true,
+      content: Object.fromEntries(
+        Object.entries(options.rawBodyDoc.content).map(([type, schema]) => [type, { schema }]),
+      ),
+    };
   else if (options?.body === 'raw' && method !== 'get')
     op.requestBody = { description: 'The body text, read as sent.', required: false, ...json({}) };
   return JSON.parse(JSON.stringify(op));

@@ -142,6 +142,42 @@ export const tileJsonAnswer = successWith(
   ['tilejson', 'tiles', 'vector_layers', 'bounds'],
 );
 
+/** A GeoJSON FeatureCollection or a single Feature: the data of a write. */
+const writtenGeojson = { oneOf: [featureCollection, feature] } as const;
+
+const propName = (what: string) => ({
+  type: ['string', 'null'],
+  description: `The property holding each feature's ${what} (else the GeoJSON's own member of that name).`,
+});
+
+/** The body of `POST /api/geodatasets/recreate` (docs/geodatasets-write.md). */
+export const recreateBody = {
+  description:
+    'A JSON object: the geodataset `name` and its `geojson` (an object, or that object as a JSON string).',
+  content: {
+    'application/json': {
+      type: 'object',
+      required: ['name', 'geojson'],
+      properties: {
+        name: { type: 'string', description: 'The geodataset (created when missing).' },
+        geojson: { oneOf: [writtenGeojson, { type: 'string', description: 'The GeoJSON as JSON text.' }] },
+        action: { type: 'string', enum: ['recreate', 'append'], default: 'recreate' },
+        startProp: propName('start time'),
+        endProp: propName('end time'),
+        groupIdProp: propName('group id'),
+        featureIdProp: propName('feature id'),
+        filename: { type: ['string', 'null'], description: 'The file the data came from, kept with it.' },
+      },
+    },
+  },
+};
+
+/** The body of `POST /api/geodatasets/append/{name}` and `recreate/{name}`: the GeoJSON itself (docs/geodatasets-write.md). */
+export const geojsonBody = {
+  description: 'The features: a GeoJSON FeatureCollection or a single Feature.',
+  content: { 'application/json': writtenGeojson, 'application/geo+json': writtenGeojson },
+};
+
 /** `{name, num_features, added?}` of a write (docs/contract.md#5-edge-cases-decided). */
 export const writeAnswer = successWith(
   { body: object({ name: string, num_features: integer, added: integer }, ['added']) },

@@ -5,6 +5,13 @@ import { arrayOf, integer, nullable, number, object, string } from '../json.ts';
 
 const row = { type: 'object', additionalProperties: string } as const;
 
+/** The body of `POST /api/datasets/upload`: CSV text (RFC 4180), its first row the column names (docs/datasets.md). */
+export const csvBody = {
+  description:
+    'CSV text (RFC 4180): the first row names the columns, every other row is a row of the dataset.',
+  content: { 'text/csv': { type: 'string' } },
+};
+
 export const datasetWritten = successMessage(
   object({ name: string, rows: integer, columns: arrayOf(string), added: integer }),
 );

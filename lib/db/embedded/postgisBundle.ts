@@ -1,0 +1,99 @@
+import { existsSync, mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { gunzipSync, gzipSync } from 'node:zlib';
+import type { Extension } from '@electric-sql/pglite';
+import { postgis } from '@electric-sql/pglite-postgis';
+
+/**
+ * PGlite loads an extension's whole bundle at every start: it unpacks it into its in-memory file system and
+ * compiles every WebAssembly library in it. pglite-postgis's bundle holds three (postgis, postgis_raster,
+ * postgis_topology: 48 MB of WebAssembly) and 95 MB of files with the upgrade scripts of every earlier
+ * version; the service creates `postgis` alone. Measured on one start: 540 MB of the embedded database's
+ * RSS and about 2 s of its 5.6 s opening (at a load average of 10) went to that bundle.
+ *
+ * `trimmedPostgis()` is pglite-postgis's extension with a bundle of what `create extension postgis` and
+ * its functions read: `postgis-3.so`, the extension's control file and install script, and PROJ's data.
+ * The bundle is made once from the package's own and kept under `node_modules/.cache/`, named by the
+ * original's size and time, so an upgrade of the package makes a new one.
+ */
+
+/** Files of the bundle the service does without: the other extensions, upgrade and legacy scripts. */
+export function unneeded(name: string): boolean {
+  return (
+    /raster|topology|tiger|address_standardizer|sfcgal/.test(name) ||
+    /--ANY|unpackaged|--\d+\.\d+\.\d+--/.test(name) ||
+    name.startsWith('share/postgresql/contrib/')
+  );
+}
+
+const BLOCK = 512;
+
+/** A ustar header's field as text (NUL-terminated). */
+function field(buf: Buffer, at: number, len: number): string {
+  const s = buf.toString('latin1', at, at + len);
+  const nul = s.indexOf('\0');
+  return nul < 0 ? s : s.slice(0, nul);
+}
+
+/**
+ * The entries of tar archive `tar` for which `keep(name)` holds, as a tar archive. Entries are copied as
+ * they are (their headers' checksums stay valid); a pax or GNU long-name header goes with the entry it
+ * describes.
+ */
+export function filterTar(tar: Buffer, keep: (name: string) => boolean): Buffer {
+  const out: Buffer[] = [];
+  let pending: Buffer[] = [];
+  let longName: string | null = null;
+  for (let at = 0; at + BLOCK <= tar.length; ) {
+    const header = tar.subarray(at, at + BLOCK);
+    if (header.every((b) => b === 0)) break;
+    const size = Number.parseInt(field(header, 124, 12).trim() || '0', 8);
+    const span = BLOCK + Math.ceil(size / BLOCK) * BLOCK;
+    const entry = tar.subarray(at, at + span);
+    const type = String.fromCharCode(header[156] ?? 0);
+    at += span;
+    if (type === 'x' || type === 'L' || type === 'g') {
+      if (type === 'L') longName = field(tar, at - span + BLOCK, size);
+      pending.push(entry);
+      continue;
+    }
+    const prefix = field(header, 345, 155);
+    const name = longName ?? (prefix ? `${prefix}/` : '') + field(header, 0, 100);
+    if (keep(name.replace(/^\.\//, ''))) out.push(...pending, entry);
+    pending = [];
+    longName = null;
+  }
+  out.push(Buffer.alloc(BLOCK * 2));
+  return Buffer.concat(out);
+}
+
+/** Where the trimmed bundle is kept (made when missing). */
+function trimmedBundle(original: string): string {
+  const st = statSync(original);
+  const dir = resolve('node_modules/.cache/mmgis-postgis');
+  const file = join(dir, `postgis-${st.size}-${Math.floor(st.mtimeMs)}.tar.gz`);
+  if (existsSync(file)) return file;
+  mkdirSync(dir, { recursive: true });
+  const trimmed = filterTar(gunzipSync(readFileSync(original)), (name) => !unneeded(name));
+  const tmp = `${file}.${process.pid}.tmp`;
+  writeFileSync(tmp, gzipSync(trimmed, { level: 1 }));
+  renameSync(tmp, file);
+  return file;
+}
+
+/** pglite-postgis's extension, loading the trimmed bundle (the package's own if it cannot be made). */
+export function trimmedPostgis(): Extension {
+  return {
+    name: 'postgis',
+    async setup(pg, emscriptenOpts) {
+      const result = await postgis.setup(pg, emscriptenOpts);
+      if (!(result.bundlePath instanceof URL) || result.bundlePath.protocol !== 'file:') return result;
+      try {
+        return { ...result, bundlePath: pathToFileURL(trimmedBundle(fileURLToPath(result.bundlePath))) };
+      } catch {
+        return result;
+      }
+    },
+  };
+}

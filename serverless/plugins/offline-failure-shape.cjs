@@ -1,0 +1,67 @@
+'use strict';
+// Local serverless plugin: an answer serverless-offline's hapi server makes itself, before any function
+// runs, has the API's failure shape `{status:'failure', message}` (docs/input.md) instead of hapi's
+// `{statusCode, error, message}`. It changes nothing in the CloudFormation template or the deployed package.
+//
+// The one a client meets is the size refusal: serverless-offline reads at most 10 MB of a request body
+// (hapi's route `payload.maxBytes`) and answers a larger one 413 itself, while a body between MAX_BODY_BYTES
+// (6 MB) and 10 MB reaches the function, whose refusal (lib/http/middleware/bodyLimit.ts) has our shape.
+// Both now have it and name the limit.
+
+/** serverless-offline's body limit (its routes' `payload.maxBytes`). */
+const OFFLINE_MAX_BYTES = 10 * 1024 * 1024;
+
+/** A refusal's message: for a body too large, the limit it passed; otherwise hapi's own message. */
+function failureMessage(request, boom) {
+  if (boom.output.statusCode === 413) {
+    const limit = request.route?.settings?.payload?.maxBytes ?? OFFLINE_MAX_BYTES;
+    const lambdaLimit = Number(process.env.MAX_BODY_BYTES) || 6 * 1024 * 1024;
+    return (
+      `The request body is larger than ${limit} bytes (the local server's ` +
+      `limit; the API takes at most ${lambdaLimit} bytes, the API Gateway/Lambda limit). ` +
+      'Upload large GeoJSON through POST /api/geodatasets/upload (a presigned S3 URL) instead.'
+    );
+  }
+  return boom.output.payload?.message || boom.message || 'The request was refused.';
+}
+
+/** onPreResponse: hapi's own error answers (Boom) get the failure shape; a function's answer is untouched. */
+function reshape(request, h) {
+  const res = request.response;
+  if (res?.isBoom && res.output?.payload && !('status' in res.output.payload)) {
+    res.output.payload = { status: 'failure', message: failureMessage(request, res) };
+  }
+  return h.continue;
+}
+
+/** Makes every hapi server started from now on reshape its own error answers; returns whether it did. */
+function patchHapi(hapi) {
+  const proto = Object.getPrototypeOf(hapi.server());
+  if (proto.start.failureShape) return true;
+  const start = proto.start;
+  const patched = function (...args) {
+    this.ext('onPreResponse', reshape);
+    return start.apply(this, args);
+  };
+  patched.failureShape = true;
+  proto.start = patched;
+  return true;
+}
+
+class OfflineFailureShape {
+  constructor(serverless) {
+    this.hooks = {
+      'before:offline:start:init': () => {
+        try {
+          patchHapi(require(require.resolve('@hapi/hapi', { paths: [serverless.config.servicePath] })));
+        } catch {
+          // hapi not where this version keeps it: serverless-offline answers as it always did
+        }
+      },
+    };
+  }
+}
+
+module.exports = OfflineFailureShape;
+module.exports.reshape = reshape;
+module.exports.failureMessage = failureMessage;

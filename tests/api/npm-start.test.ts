@@ -1,0 +1,230 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { freePort } from '#lib/db/embedded/start.ts';
+
+/**
+ * `npm start` as a user runs it (`node scripts/start.mjs`, the local build `npm test` made), on the embedded
+ * database in a data folder of this file's own: its screen, its stop on SIGTERM, and a `kill -9` of its
+ * process group in the middle of writes (docs/connections.md, "npm start").
+ */
+
+const dataDir = mkdtempSync(join(tmpdir(), 'npm-start-test-'));
+afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
+
+const ADMIN = { username: 'starter', password: 'starter-password' };
+
+/** Every process's parent, from /proc. */
+function parents(): Map<number, number> {
+  const out = new Map<number, number>();
+  for (const name of readdirSync('/proc')) {
+    if (!/^\d+$/.test(name)) continue;
+    try {
+      const stat = readFileSync(`/proc/${name}/stat`, 'utf8');
+      out.set(Number(name), Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]));
+    } catch {
+      // ended meanwhile
+    }
+  }
+  return out;
+}
+
+/** `root` and all its descendants, whatever their process group. */
+function tree(root: number): number[] {
+  const ppid = parents();
+  const found = [root];
+  for (let i = 0; i < found.length; i++)
+    for (const [pid, parent] of ppid) if (parent === found[i] && !found.includes(pid)) found.push(pid);
+  return found;
+}
+
+/** Whether `pid` runs (a zombie, ended but not yet reaped by its parent, does not). */
+function running(pid: number): boolean {
+  try {
+    return !/^\S+ \(.*\) Z/.test(readFileSync(`/proc/${pid}/stat`, 'utf8'));
+  } catch {
+    return false;
+  }
+}
+
+interface Started {
+  child: ChildProcess;
+  base: string;
+  output: () => string;
+}
+
+/** Runs `node scripts/start.mjs` in a process group of its own; resolves once its screen is complete. */
+async function npmStart(): Promise<Started> {
+  const port = await freePort();
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    PORT: String(port),
+    WEBSOCKET_PORT: String(await freePort()),
+    S3_PORT: String(await freePort()),
+    DATA_DIR: join(dataDir, 'pglite'),
+    S3_DIR: join(dataDir, 's3'),
+    AUTH: 'local',
+  };
+  for (const k of ['DATABASE_URL', 'SLS_LOG_LEVEL', 'DB_DRIVER', 'OFFLINE_LOCATION']) delete env[k];
+  const child = spawn(process.execPath, ['scripts/start.mjs'], { env, detached: true, stdio: 'pipe' });
+  let out = '';
+  child.stdout?.on('data', (d: Buffer) => {
+    out += d.toString('utf8');
+  });
+  child.stderr?.on('data', (d: Buffer) => {
+    out += d.toString('utf8');
+  });
+  const deadline = Date.now() + 170_000;
+  while (!out.includes('Request logs follow')) {
+    if (child.exitCode !== null || Date.now() > deadline)
+      throw new Error(`npm start did not come up; its output:\n${out.slice(-4000)}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  return { child, base: `http://127.0.0.1:${port}`, output: () => out };
+}
+
+async function post(base: string, path: string, body: unknown, cookie?: string) {
+  const res = await fetch(`${base}${path}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', ...(cookie ? { cookie } : {}) },
+    body: JSON.stringify(body),
+  });
+  return { status: res.status, text: await res.text(), cookie: res.headers.get('set-cookie')?.split(';')[0] };
+}
+
+async function loginCookie(base: string): Promise<string> {
+  const r = await post(base, '/api/users/login', ADMIN);
+  expect(r.status, r.text).toBe(200);
+  return r.cookie as string;
+}
+
+const points = (n: number, props: (i: number) => Record<string, unknown>) => ({
+  type: 'FeatureCollection',
+  features: Array.from({ length: n }, (_, i) => ({
+    type: 'Feature',
+    geometry: { type: 'Point', coordinates: [(i % 360) - 180 + 0.5, ((i * 7) % 170) - 85] },
+    properties: props(i),
+  })),
+});
+
+async function features(base: string, cookie: string, layer: string) {
+  const res = await fetch(`${base}/api/geodatasets/get?layer=${layer}&type=geojson`, { headers: { cookie } });
+  expect(res.status).toBe(200);
+  return ((await res.json()) as { features: { properties: Record<string, number> }[] }).features;
+}
+
+describe('npm start (scripts/start.mjs) on the embedded database', () => {
+  it('prints a screen of at most 15 lines in its order, and SIGTERM ends every process it started within 5 s', async () => {
+    const s = await npmStart();
+    const lines = s.output().split('\n');
+    const screen = lines.slice(0, lines.findIndex((l) => l.includes('Request logs follow')) + 1);
+    expect(screen.length).toBeLessThanOrEqual(15);
+    const at = (re: RegExp) => screen.findIndex((l) => re.test(l));
+    const order = [
+      at(/API .*\/api\/ .*OpenAPI: .*\/api\/openapi\.json/),
+      at(/Map viewer .*Configure: .*\/configure/),
+      at(/WebSocket +ws:\/\//),
+      at(/Database +embedded PGlite \+ PostGIS, data in .*pglite/),
+      at(/postgres:\/\/postgres:.*@127\.0\.0\.1:\d+\/postgres/),
+      at(/no administrator yet/),
+    ];
+    expect(
+      order.every((i) => i >= 0),
+      screen.join('\n'),
+    ).toBe(true);
+    expect([...order].sort((a, b) => a - b)).toEqual(order);
+    // serverless-offline's route table only when asked for (`--routes`, SLS_LOG_LEVEL).
+    expect(s.output()).not.toContain('/2015-03-31/functions/');
+    // The first step the screen names works, and the next start has no such line.
+    const signup = await post(s.base, '/api/users/first_signup', ADMIN);
+    expect(signup.status, signup.text).toBe(201);
+
+    const pids = tree(s.child.pid as number);
+    expect(pids.length).toBeGreaterThanOrEqual(2); // start.mjs and serverless-offline
+    const t0 = Date.now();
+    process.kill(s.child.pid as number, 'SIGTERM');
+    while (Date.now() - t0 < 5_000 && pids.some(running)) await new Promise((r) => setTimeout(r, 50));
+    const left = pids.filter(running);
+    for (const p of left) process.kill(p, 'SIGKILL');
+    expect(left, `still running 5 s after SIGTERM: ${left.join(', ')}`).toEqual([]);
+  }, 240_000);
+
+  it('loses no committed write and leaves no partial one when its process group is killed (-9) mid-write', async () => {
+    const s = await npmStart();
+    expect(s.output()).not.toContain('no administrator yet');
+    const cookie = await loginCookie(s.base);
+    const BATCH = 300;
+    const RECREATED = 500;
+    const first = await post(
+      s.base,
+      '/api/geodatasets/recreate',
+      { name: 'killed_appends', geojson: points(BATCH, (i) => ({ b: 0, i })) },
+      cookie,
+    );
+    expect(first.status, first.text).toBe(200);
+    const acked: number[] = [0];
+    const recreatedAcked: number[] = [];
+    let stop = false;
+    const appends = (async () => {
+      for (let b = 1; !stop; b++) {
+        const r = await fetch(`${s.base}/api/geodatasets/append/killed_appends`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', cookie },
+          body: JSON.stringify(points(BATCH, (i) => ({ b, i }))),
+        }).catch(() => null);
+        if (r?.status === 200) acked.push(b);
+        else return;
+      }
+    })();
+    const recreates = (async () => {
+      for (let g = 1; !stop; g++) {
+        const r = await post(
+          s.base,
+          '/api/geodatasets/recreate',
+          { name: 'killed_recreates', geojson: points(RECREATED, (i) => ({ g, i })) },
+          cookie,
+        ).catch(() => null);
+        if (r?.status === 200) recreatedAcked.push(g);
+        else return;
+      }
+    })();
+    // Until a few of each were answered, then in the middle of the next ones.
+    const until = Date.now() + 120_000;
+    while ((acked.length < 4 || recreatedAcked.length < 2) && Date.now() < until)
+      await new Promise((r) => setTimeout(r, 20));
+    await new Promise((r) => setTimeout(r, 30 + Math.random() * 100));
+    const pids = tree(s.child.pid as number);
+    process.kill(-(s.child.pid as number), 'SIGKILL');
+    stop = true;
+    await Promise.all([appends, recreates]);
+    // serverless-offline runs in a group of its own: it ends with its starter (scripts/exitWithParent.cjs).
+    const t0 = Date.now();
+    while (Date.now() - t0 < 5_000 && pids.some(running)) await new Promise((r) => setTimeout(r, 50));
+    const left = pids.filter(running);
+    for (const p of left) process.kill(p, 'SIGKILL');
+    expect(left, `still running 5 s after kill -9: ${left.join(', ')}`).toEqual([]);
+    expect(recreatedAcked.length).toBeGreaterThanOrEqual(2);
+
+    const again = await npmStart();
+    try {
+      const c = await loginCookie(again.base);
+      const byBatch = new Map<number, number>();
+      for (const f of await features(again.base, c, 'killed_appends'))
+        byBatch.set(f.properties.b, (byBatch.get(f.properties.b) ?? 0) + 1);
+      for (const b of acked) expect(byBatch.get(b), `append batch ${b} (answered 200)`).toBe(BATCH);
+      for (const [b, n] of byBatch) expect(n, `append batch ${b}: all or nothing`).toBe(BATCH);
+      const recreated = await features(again.base, c, 'killed_recreates');
+      expect(recreated).toHaveLength(RECREATED);
+      const gens = new Set(recreated.map((f) => f.properties.g));
+      expect(gens.size, 'one recreate, whole').toBe(1);
+      expect([...gens][0]).toBeGreaterThanOrEqual(recreatedAcked[recreatedAcked.length - 1]);
+    } finally {
+      process.kill(-(again.child.pid as number), 'SIGTERM');
+      const t0 = Date.now();
+      while (Date.now() - t0 < 5_000 && again.child.exitCode === null)
+        await new Promise((r) => setTimeout(r, 50));
+    }
+  }, 420_000);
+});
