@@ -101,10 +101,10 @@ describe('answers over MAX_INLINE_RESPONSE_BYTES', () => {
     let next: string | undefined = `/api/geodatasets/get?layer=${name}&limit=1000&_source=g,t&after=0`;
     let pages = 0;
     while (next) {
-      const r = await call('GET', next);
+      const r: ApiResponse = await call('GET', next);
       expect(r.status, r.text.slice(0, 200)).toBe(200);
       seen.push(...r.body.features);
-      const link = r.body.links?.find((l: any) => l.rel === 'next');
+      const link: { href: string } | undefined = r.body.links?.find((l: any) => l.rel === 'next');
       next = link ? new URL(link.href).pathname + new URL(link.href).search : undefined;
       if (link) {
         expect(new URL(link.href).searchParams.get('_source')).toBe('g,t');
