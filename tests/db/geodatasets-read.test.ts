@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { getDb } from '#lib/db/index.ts';
 import type { Geodataset } from '#lib/geodatasets/catalog.ts';
+import { updateExtents } from '#lib/geodatasets/extents.ts';
 import { parseReadFilters, resolveReadFilters } from '#lib/geodatasets/read/filters.ts';
 import { featureChunks, parseGeojsonOptions, readFeatureCollection } from '#lib/geodatasets/read/geojson.ts';
 import { createFixtureDataset, dropFixtureDataset } from '../fixtures/geodatasets.ts';
@@ -321,6 +322,23 @@ describe('keyset reads: short statements by id range, and `after`', () => {
     expect(withStats.features[0].properties._.stats).toEqual(
       (await read(grouped, { stats: 'n', id: 391 })).features[0].properties._.stats,
     );
+  });
+});
+
+describe('extents counted in id ranges', () => {
+  it('ranges of 7 ids store exactly the extents of one pass', async () => {
+    const stored = async (ds: Geodataset) =>
+      (
+        await db.sql`select extent_bbox, time_min, time_max, property_types from geodatasets where id = ${ds.id}`
+      )[0];
+    await updateExtents(db.sql, grouped, 0, false, 1_000_000);
+    const whole = await stored(grouped);
+    expect(Object.keys(whole.property_types).length).toBeGreaterThan(3);
+    await updateExtents(db.sql, grouped, 0, false, 7);
+    expect(await stored(grouped)).toEqual(whole);
+    await db.sql`update geodatasets set property_types = null, extent_bbox = null where id = ${grouped.id}`;
+    await updateExtents(db.sql, grouped, 0, false, 13);
+    expect(await stored(grouped)).toEqual(whole);
   });
 });
 

@@ -1,10 +1,36 @@
 import type { Fragment } from '#lib/db/fragments.ts';
 import type { Queryable } from '#lib/db/index.ts';
 import { type Geodataset, sqlTable } from '#lib/geodatasets/catalog.ts';
+import { sqlRankBelow } from '#lib/geodatasets/rank.ts';
 import { BUFFER, EXTENT, type TileAddress, tileFilterBounds } from '#lib/geodatasets/tiles/tileParams.ts';
 
 /** Thinning looks at the first PREFIX × cap candidates in hash order (docs/tiles.md). */
-export const PREFIX = 4;
+export const PREFIX = 2;
+
+/** The tile's filter box (the tile grown by the buffer, in lon/lat: `tileFilterBounds`). */
+function sqlFilterBox(sql: Queryable, a: TileAddress): Fragment {
+  const f = tileFilterBounds(a);
+  return sql`ST_MakeEnvelope(${f[0]}::float8, ${f[1]}::float8, ${f[2]}::float8, ${f[3]}::float8, 4326)`;
+}
+
+/**
+ * How many of the tile's candidates (filter box and the request's filters) rank level `level` holds, up
+ * to `limit` (lib/geodatasets/rank.ts): one statement through that level's partial index, reading at most
+ * `limit` rows.
+ */
+export function sqlLevelCount(
+  sql: Queryable,
+  ds: Geodataset,
+  a: TileAddress,
+  where: Fragment,
+  level: number,
+  limit: number,
+): Fragment {
+  return sql`select count(*)::int as c from (
+      select 1 from ${sqlTable(sql, ds)} t
+      where t.geom && ${sqlFilterBox(sql, a)} and ${sqlRankBelow(sql, level)} and ${where}
+      limit ${limit}::int) s`;
+}
 
 /**
  * SQL of one vector tile, one function per encoder (STYLE.md: martin / pg_tileserv):
@@ -43,25 +69,24 @@ function sqlKept(
   a: TileAddress,
   where: Fragment,
   maxFeatures: number,
+  level: number,
 ): Fragment {
   const table = sqlTable(sql, ds);
   const scale = EXTENT * 2 ** a.z;
-  const f = tileFilterBounds(a);
   // Tile pixel of a point in Web Mercator, by closed-form math on lon/lat (no ST_Transform per row).
   const px = sql`floor((ST_X(hash_prefix.geom) + 180) / 360 * ${scale}::float8 - ${a.x * EXTENT}::float8)`;
   const py = sql`floor((0.5 - ln(tan(pi() / 4 + radians(greatest(least(ST_Y(hash_prefix.geom), 85.06), -85.06)) / 2)) / (2 * pi())) * ${scale}::float8 - ${a.y * EXTENT}::float8)`;
   return sql`
     tile_box as (
       select e.env,
-             ST_MakeEnvelope(${f[0]}::float8, ${f[1]}::float8, ${f[2]}::float8, ${f[3]}::float8, 4326) as filter,
              ST_Expand(e.env, (ST_XMax(e.env) - ST_XMin(e.env)) * ${BUFFER / EXTENT}::float8)::box2d as clip,
              ${EXTENT}::float8 / (ST_XMax(e.env) - ST_XMin(e.env)) as s,
              ST_XMin(e.env) as xmin, ST_YMax(e.env) as ymax
       from (select ST_TileEnvelope(${a.z}::int, ${a.x}::int, ${a.y}::int) as env) e
     ),
     candidates as materialized (
-      select t.id, t.geom, t.properties from ${table} t, tile_box
-      where t.geom && tile_box.filter and ${where}
+      select t.id, t.geom, t.properties from ${table} t
+      where t.geom && ${sqlFilterBox(sql, a)} and ${where}
       limit ${maxFeatures + 1}::int
     ),
     candidate_count as (select count(*) as c from candidates),
@@ -71,8 +96,9 @@ function sqlKept(
     ),
     hash_prefix as (
       select t.id, t.geom, ${sqlIdHash(sql, sql`t.id`)} as h
-      from ${table} t, tile_box
-      where (select c from candidate_count) > ${maxFeatures}::int and t.geom && tile_box.filter and ${where}
+      from ${table} t
+      where (select c from candidate_count) > ${maxFeatures}::int and t.geom && ${sqlFilterBox(sql, a)}
+        and ${sqlRankBelow(sql, level)} and ${where}
       order by 3, 1
       limit ${PREFIX * maxFeatures}::int
     ),
@@ -160,6 +186,7 @@ export function sqlTileMvt(
   where: Fragment,
   maxFeatures: number,
   budget: number,
+  level: number,
   source?: string[][],
 ): Fragment {
   const mvtRows = (rows: Fragment) => sql`
@@ -174,7 +201,7 @@ export function sqlTileMvt(
           select octet_length(ST_AsMVT(q, ${ds.name}::text, ${EXTENT}::int, 'geom', 'id'))
           from (${mvtRows(sample)}) q where q.geom is not null)))))::bigint end`;
   return sql`
-    with ${sqlKept(sql, ds, a, where, maxFeatures)},
+    with ${sqlKept(sql, ds, a, where, maxFeatures, level)},
     -- Not thinned: the candidates, ranked by hash only when the budget needs it.
     all_stats as (
       select c, case when ${thinned} or c <= ${SAMPLE_ABOVE}::int then 0
@@ -236,10 +263,11 @@ export function sqlTileRows(
   a: TileAddress,
   where: Fragment,
   maxFeatures: number,
+  level: number,
   source?: string[][],
 ): Fragment {
   return sql`
-    with ${sqlKept(sql, ds, a, where, maxFeatures)}
+    with ${sqlKept(sql, ds, a, where, maxFeatures, level)}
     select r.id, ST_AsGeoJSON(r.g, 0) as g, r.attributes, r.b,
            (select c from candidate_count) > ${maxFeatures}::int as thinned
     from (
