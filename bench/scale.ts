@@ -9,7 +9,7 @@
  * - the whole layer as GeoJSON (`featureChunks`: short keyset statements), its time, statements and the
  *   slowest statement, against the statement timeout;
  * - the last page by `offset` and by `after`.
- * Prints the load average beside the figures.
+ * Prints the load average beside the figures. `--reuse` keeps a layer already seeded; `--zooms=0,3,...`.
  */
 import { loadavg } from 'node:os';
 import { closeDb, createDb, type Db } from '../lib/db/index.ts';
@@ -98,7 +98,10 @@ async function main() {
   const timeout = Number(process.env.STATEMENT_TIMEOUT_MS ?? 25000);
   try {
     for (const n of SIZES) {
-      const ds = await seed(db, n);
+      const kept = process.argv.includes('--reuse')
+        ? await requireDataset(db.sql, `scale_${n}`).catch(() => undefined)
+        : undefined;
+      const ds = kept?.numFeatures === n ? kept : await seed(db, n);
       const all = parseReadFilters({});
       console.log(`\n${n} points (load ${load()})`);
       console.log('| tile | SQL alone (limit) | bytes (limit) | features |');

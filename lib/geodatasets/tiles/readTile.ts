@@ -18,6 +18,7 @@ import {
   sqlLevelCount,
   sqlTileMvt,
   sqlTileRows,
+  thinKeep,
 } from '#lib/geodatasets/tiles/tileSql.ts';
 
 export interface Tile {
@@ -87,10 +88,10 @@ export function featureCap(z: number, maxFeatures: number): number {
 }
 
 /**
- * The sparsest rank level (lib/geodatasets/rank.ts) that holds the first `PREFIX × cap` candidates of the
+ * The sparsest rank level (lib/geodatasets/rank.ts) that holds the first `PREFIX × thinKeep(cap)` candidates of the
  * tile in rank order, which a thinned tile reads instead of its whole box; 0 (every candidate) when no
  * indexed level does, or the tile is likely not thinned. The first probe counts the sparsest useful level
- * (at most `PREFIX × cap` rows); its count estimates the tile's candidates and names the level to try
+ * (at most that many rows); its count estimates the tile's candidates and names the level to try
  * next, denser one level at a time until one holds enough. The answer is the same at every level that
  * holds enough: the level only decides how much is read.
  */
@@ -102,7 +103,7 @@ export async function rankLevel(
   cap: number,
   levels = indexedLevels(ds.numFeatures),
 ): Promise<number> {
-  const need = PREFIX * cap;
+  const need = PREFIX * thinKeep(cap);
   let k = levels;
   while (k > 0 && ds.numFeatures * levelShare(k) < need) k--;
   if (k === 0) return 0;

@@ -4,8 +4,19 @@ import { type Geodataset, sqlTable } from '#lib/geodatasets/catalog.ts';
 import { sqlRankBelow } from '#lib/geodatasets/rank.ts';
 import { BUFFER, EXTENT, type TileAddress, tileFilterBounds } from '#lib/geodatasets/tiles/tileParams.ts';
 
-/** Thinning looks at the first PREFIX × cap candidates in hash order (docs/tiles.md). */
+/** Thinning looks at the first PREFIX × keep candidates in hash order (docs/tiles.md). */
 export const PREFIX = 2;
+
+/**
+ * A thinned tile keeps at most this many features (and at most the cap): what the byte budget holds of
+ * small points (about 60 bytes each in 500 KB), so a thinned tile reads no more than it can send.
+ */
+export const THIN_KEEP = 8192;
+
+/** The features a thinned tile keeps at cap `maxFeatures`. */
+export function thinKeep(maxFeatures: number): number {
+  return Math.min(maxFeatures, THIN_KEEP);
+}
 
 /** The tile's filter box (the tile grown by the buffer, in lon/lat: `tileFilterBounds`). */
 function sqlFilterBox(sql: Queryable, a: TileAddress): Fragment {
@@ -58,8 +69,9 @@ export function idHash(id: number | string | bigint): number {
  * - `tile_box`: the tile envelope in 3857, the candidate filter box in 4326, the clip box and the pixel transform;
  * - `candidates`: at most `maxFeatures + 1` candidates (filter box and the request's filters);
  * - `all_candidates`: those candidates when that is all of them (no thinning needed);
- * - otherwise the thinning: `hash_prefix` takes the first PREFIX × maxFeatures candidates in hash order,
- *   `thinned_ids` keeps the first of them in each tile pixel (points only) and stops at `maxFeatures`;
+ * - otherwise the thinning: `hash_prefix` takes the first PREFIX × `thinKeep` candidates in hash order
+ *   (through rank level `level`: lib/geodatasets/rank.ts), `thinned_ids` keeps the first of them in each
+ *   tile pixel (points only) and stops at `thinKeep(maxFeatures)`;
  * - `kept`: `all_candidates`, or the rows of `thinned_ids` (the embedded path's rows; the server path,
  *   `sqlTileMvt`, ranks `thinned_ids` itself and reads back only the rows its byte budget keeps).
  */
@@ -100,7 +112,7 @@ function sqlKept(
       where (select c from candidate_count) > ${maxFeatures}::int and t.geom && ${sqlFilterBox(sql, a)}
         and ${sqlRankBelow(sql, level)} and ${where}
       order by 3, 1
-      limit ${PREFIX * maxFeatures}::int
+      limit ${PREFIX * thinKeep(maxFeatures)}::int
     ),
     thinned_ids as (
       select id, h from (
@@ -115,7 +127,7 @@ function sqlKept(
         order by pixel_key, h, id
       ) s
       order by h, id
-      limit ${maxFeatures}::int
+      limit ${thinKeep(maxFeatures)}::int
     ),
     kept as (
       select id, geom, properties from all_candidates
