@@ -1,9 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { getDb } from '#lib/db/index.ts';
-import type { Geodataset } from '#lib/geodatasets/catalog.ts';
+import { type Geodataset, requireDataset } from '#lib/geodatasets/catalog.ts';
 import { updateExtents } from '#lib/geodatasets/extents.ts';
 import { parseReadFilters, resolveReadFilters } from '#lib/geodatasets/read/filters.ts';
 import { featureChunks, parseGeojsonOptions, readFeatureCollection } from '#lib/geodatasets/read/geojson.ts';
+import { recreateGeodataset } from '#lib/geodatasets/write/write.ts';
 import { createFixtureDataset, dropFixtureDataset } from '../fixtures/geodatasets.ts';
 import { getInput } from '../fixtures/getInput.ts';
 import {
@@ -293,6 +294,40 @@ describe('keyset reads: short statements by id range, and `after`', () => {
     const whole = await chunkedIds(grouped, {}, 7, 13);
     expect(whole.ids).toEqual(rows.map((r) => r.id));
     expect(whole.statements).toBeGreaterThanOrEqual(400 / 7);
+  });
+
+  it('a recreate between two statements of a read makes it a 503, never a mix of two generations', async () => {
+    const name = uniqueName('gdr_swap');
+    const fc = (n: number, tag: string) => ({
+      type: 'FeatureCollection',
+      features: Array.from({ length: n }, (_, i) => ({
+        type: 'Feature',
+        geometry: { type: 'Point', coordinates: [i / 100, 0] },
+        properties: { tag },
+      })),
+    });
+    await recreateGeodataset(db, fc(30, 'old'), { name });
+    try {
+      const ds = await requireDataset(db.sql, name);
+      const chunks = featureChunks(db.sql, ds, parseReadFilters({}), { offset: 0 }, { rows: 10, span: 10 });
+      const first = await chunks.next();
+      expect(first.done).toBe(false);
+      await recreateGeodataset(db, fc(30, 'new'), { name });
+      const rest: string[] = [];
+      const err = await (async () => {
+        for await (const c of chunks) rest.push(c.text);
+      })().catch((e) => e);
+      expect(err?.statusCode).toBe(503);
+      expect(err.message).toMatch(/replaced while it was read/);
+      expect(rest.join(',')).not.toMatch(/"new"/);
+      // Read again: the new generation, whole.
+      const again = await read(await requireDataset(db.sql, name), {});
+      expect(again.features.map((f) => f.properties.tag)).toEqual(Array(30).fill('new'));
+    } finally {
+      const [row] = await db.sql`select table_name from geodatasets where name = ${name}`;
+      if (row) await db.sql.unsafe(`drop table if exists ${row.table_name as string}`);
+      await db.sql`delete from geodatasets where name = ${name}`;
+    }
   });
 
   it('limit and offset across chunks; `after` continues by key', async () => {

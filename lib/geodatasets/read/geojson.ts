@@ -1,5 +1,6 @@
 import { type Fragment, sqlIdentifier } from '#lib/db/fragments.ts';
 import type { Queryable } from '#lib/db/index.ts';
+import { HttpError } from '#lib/errors.ts';
 import { type Geodataset, sqlTable } from '../catalog.ts';
 import { sqlNumeric } from '../numeric.ts';
 import { BATCH_ROWS, collectText } from './featureStream.ts';
@@ -183,6 +184,7 @@ export function featuresQuery(
   f: ReadFilters,
   opts: GeojsonOptions,
   upTo?: number,
+  tableOid?: number,
 ): Fragment {
   const table = sqlTable(sql, ds);
   const props = opts.source ? sqlSourceProps(sql, ds, opts.source, 't') : sqlProps(sql, ds, 't');
@@ -190,6 +192,7 @@ export function featuresQuery(
   const keys = [
     opts.after !== undefined ? sql`t.id > ${opts.after}::bigint` : undefined,
     upTo !== undefined ? sql`t.id <= ${upTo}::bigint` : undefined,
+    tableOid !== undefined ? sql`t.tableoid = ${tableOid}::oid` : undefined,
   ];
   const and = (parts: (Fragment | undefined)[], start: Fragment) =>
     parts.reduce<Fragment>((a, c) => (c ? sql`${a} and ${c}` : a), start);
@@ -241,7 +244,8 @@ export interface FeatureChunk {
  * timeout whatever the layer's size and the filters' selectivity, and a selective filter still takes few
  * statements. The function holds one chunk at a time. `offset` is applied by the first statement only
  * (the rest continue by key); `id` is one statement. With `stats` (window aggregates over the whole
- * matched set) the read is one statement read with a cursor.
+ * matched set) the read is one statement read with a cursor. Every statement reads only the table the
+ * read began with (its oid): a recreate that swaps the table in between makes the read a 503.
  */
 export async function* featureChunks(
   sql: Queryable,
@@ -266,9 +270,14 @@ export async function* featureChunks(
     return;
   }
   const table = sqlTable(sql, ds);
-  const [top] = await sql`select max(id) as max from ${table}`;
+  // The table read (a recreate swaps in another under the same name between two statements): its rows
+  // only, and a 503 if it was replaced before the end, never an answer mixing two generations.
+  const tableOid = async () =>
+    Number((await sql`select to_regclass(${ds.table})::oid::bigint as oid`)[0]?.oid ?? 0);
+  const [top] = await sql`select max(id) as max, to_regclass(${ds.table})::oid::bigint as oid from ${table}`;
   const maxId = top?.max == null ? undefined : Number(top.max);
   if (maxId === undefined) return;
+  const oid = Number(top.oid);
   let after = opts.after ?? 0;
   let offset = opts.offset;
   let left = opts.limit ?? Number.POSITIVE_INFINITY;
@@ -279,7 +288,7 @@ export async function* featureChunks(
     const upTo = offset > 0 ? undefined : Math.min(after + span, maxId);
     const started = performance.now();
     const rows = await withReadErrors(() =>
-      featuresQuery(sql, ds, f, { ...opts, after, offset, limit: want }, upTo),
+      featuresQuery(sql, ds, f, { ...opts, after, offset, limit: want }, upTo, oid),
     );
     const ms = performance.now() - started;
     offset = 0;
@@ -292,6 +301,9 @@ export async function* featureChunks(
       after = upTo;
       if (ms < FAST_MS) span *= 4;
     }
+  }
+  if ((await tableOid()) !== oid) {
+    throw new HttpError(503, `Geodataset '${ds.name}' was replaced while it was read; read it again.`);
   }
 }
 
