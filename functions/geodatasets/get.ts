@@ -1,3 +1,4 @@
+import type { APIGatewayProxyEvent } from 'aws-lambda';
 import { badRequest } from '#lib/errors.ts';
 import { requireDataset } from '#lib/geodatasets/catalog.ts';
 import { parseReadFilters, resolveReadFilters } from '#lib/geodatasets/read/filters.ts';
@@ -10,6 +11,36 @@ import { featureCollection, largeAnswer } from '#lib/http/openapi/shapes/geodata
 import { tileResponse } from '#lib/http/tileResponse.ts';
 import { parseFilterParams } from '#lib/ogc/cql2/filter.ts';
 import { readWithCql2 } from '#lib/ogc/cql2/readFilter.ts';
+import { withQuery } from '#lib/ogc/request.ts';
+
+/** The end of the 303's message: how to read the layer in pages by key (docs/geodatasets-read.md, "Paging"). */
+const PAGING_HINT =
+  "read it in pages by key with 'limit' and 'after' (each page's links name the next one; 'offset' rereads every skipped feature)";
+
+/** The URL of this request without its query (the `next` link's base). */
+function requestUrl(event: APIGatewayProxyEvent): string {
+  const h = (event.headers ?? {}) as Record<string, string | undefined>;
+  const find = (name: string) => Object.entries(h).find(([k]) => k.toLowerCase() === name)?.[1];
+  const host = find('x-forwarded-host') ?? find('host') ?? 'localhost';
+  const proto = (find('x-forwarded-proto') ?? 'http').split(',')[0].trim();
+  return `${proto}://${host}${event.requestContext?.path ?? event.path}`;
+}
+
+/** The request's parameters as sent (query over body), but `after` and `offset`: the next link's query. */
+function keptParams(event: APIGatewayProxyEvent, body: Record<string, unknown>): Record<string, string> {
+  const out: Record<string, string> = {};
+  const given = {
+    ...body,
+    ...(event.queryStringParameters ?? {}),
+    ...(event.multiValueQueryStringParameters ?? {}),
+  } as Record<string, unknown>;
+  for (const [k, v] of Object.entries(given)) {
+    if (k === 'after' || k === 'offset' || v === undefined || v === null) continue;
+    const key = k.endsWith('[]') ? k.slice(0, -2) : k;
+    out[key] = Array.isArray(v) ? v.join(',') : typeof v === 'object' ? JSON.stringify(v) : String(v);
+  }
+  return out;
+}
 
 /**
  * GET /api/geodatasets/get[/{layer}] (and POST /api/geodatasets/get with the same parameters in a JSON
@@ -34,7 +65,7 @@ export const handler = endpoint(
       304: { description: 'The tile has not changed (If-None-Match).' },
     },
   },
-  async ({ query, body, path, db, headers }) => {
+  async ({ query, body, path, db, headers, event }) => {
     const params = { ...body, ...query };
     const layer = path.layer || params.layer;
     if (!layer) throw badRequest(`Missing required query parameter 'layer'.`);
@@ -54,11 +85,9 @@ export const handler = endpoint(
     }
     const options = parseGeojsonOptions(params);
     const ds = await requireDataset(db.sql, layer);
+    const next = (after: number) => withQuery(requestUrl(event), { ...keptParams(event, body), after });
     return readWithCql2(db.sql, ds, await resolveReadFilters(db.sql, filters), cql2, (resolved) =>
-      streamedJson(
-        streamFeatureCollection(db.sql, ds, resolved, options),
-        'read it in pages with limit and offset',
-      ),
+      streamedJson(streamFeatureCollection(db.sql, ds, resolved, options, next), PAGING_HINT),
     );
   },
 );

@@ -94,6 +94,10 @@ export function createDb(options: DbOptions = {}): Db {
       onnotice: () => {},
       connection: {
         statement_timeout: statementTimeout,
+        // No LLVM JIT: the service's statements are short, and a plan whose cost estimate crosses
+        // jit_above_cost (a thinned tile's `id = any(array(...))`, estimated at ~1,000,000) spent 2.8 s of
+        // 3.4 s compiling (docs/tiles.md, "Rank levels").
+        jit: 'off',
         application_name: envText('DB_APPLICATION_NAME') ?? 'mmgis-serverless',
       },
       types: {

@@ -34,35 +34,55 @@ export async function highestId(sql: Queryable, table: Pick<Geodataset, 'table'>
 }
 
 /**
+ * Rows of the primary key one statement of `updateExtents` reads: the database's memory for the property
+ * type counts (a `jsonb_each` of every row's properties, aggregated) grows with the rows one statement
+ * reads, so an upload of any size is counted in statements of at most this many ids.
+ */
+export const EXTENT_CHUNK_IDS = 100_000;
+
+/** The extents of the rows with `after < id <= upTo`, one statement. */
+async function extentsOfRange(
+  sql: Queryable,
+  ds: Pick<Geodataset, 'table' | 'propertiesType'>,
+  after: number,
+  upTo: number,
+): Promise<Extents> {
+  const t = sqlTable(sql, ds);
+  const props = ds.propertiesType === 'json' ? sql`s.properties::jsonb` : sql`s.properties`;
+  const range = sql`id > ${after}::bigint and id <= ${upTo}::bigint`;
+  const [x] = await sql`
+    select
+      (select array[ST_XMin(e), ST_YMin(e), ST_XMax(e), ST_YMax(e)]
+         from (select ST_Extent(geom)::box2d as e from ${t} where ${range}) b where e is not null) as bbox,
+      (select least(min(start_time), min(end_time)) from ${t} where ${range}) as tmin,
+      (select greatest(max(start_time), max(end_time)) from ${t} where ${range}) as tmax,
+      (select coalesce(jsonb_object_agg(k, types), '{}'::jsonb) from (
+         select k, jsonb_object_agg(ty, n) as types from (
+           select e.key as k, jsonb_typeof(e.value) as ty, count(*) as n
+           from ${t} s, lateral jsonb_each(case when jsonb_typeof(${props}) = 'object' then ${props} else '{}'::jsonb end) e
+           where s.id > ${after}::bigint and s.id <= ${upTo}::bigint
+             and jsonb_typeof(e.value) <> 'null' group by 1, 2) c
+         group by k) p) as types`;
+  return extentsOf({ extent_bbox: x.bbox, time_min: x.tmin, time_max: x.tmax, property_types: x.types });
+}
+
+/**
  * Computes the extents of the rows of `ds.table` with id above `afterId` (all rows when 0) and stores them
- * in the catalog row `ds.id`: replacing the stored ones, or (`widen`) merged with them.
+ * in the catalog row `ds.id`: replacing the stored ones, or (`widen`) merged with them. Read in
+ * statements of `EXTENT_CHUNK_IDS` ids each, merged here: exact counts, bounded database memory.
  */
 export async function updateExtents(
   sql: Queryable,
   ds: Pick<Geodataset, 'id' | 'table' | 'propertiesType'>,
   afterId = 0,
   widen = false,
+  chunkIds = EXTENT_CHUNK_IDS,
 ): Promise<void> {
-  const t = sqlTable(sql, ds);
-  const props = ds.propertiesType === 'json' ? sql`s.properties::jsonb` : sql`s.properties`;
-  const [x] = await sql`
-    select
-      (select array[ST_XMin(e), ST_YMin(e), ST_XMax(e), ST_YMax(e)]
-         from (select ST_Extent(geom)::box2d as e from ${t} where id > ${afterId}::bigint) b where e is not null) as bbox,
-      (select least(min(start_time), min(end_time)) from ${t} where id > ${afterId}::bigint) as tmin,
-      (select greatest(max(start_time), max(end_time)) from ${t} where id > ${afterId}::bigint) as tmax,
-      (select coalesce(jsonb_object_agg(k, types), '{}'::jsonb) from (
-         select k, jsonb_object_agg(ty, n) as types from (
-           select e.key as k, jsonb_typeof(e.value) as ty, count(*) as n
-           from ${t} s, lateral jsonb_each(case when jsonb_typeof(${props}) = 'object' then ${props} else '{}'::jsonb end) e
-           where s.id > ${afterId}::bigint and jsonb_typeof(e.value) <> 'null' group by 1, 2) c
-         group by k) p) as types`;
-  const fresh: Extents = extentsOf({
-    extent_bbox: x.bbox,
-    time_min: x.tmin,
-    time_max: x.tmax,
-    property_types: x.types,
-  });
+  const top = await highestId(sql, ds);
+  let fresh: Extents = { bbox: null, timeMin: null, timeMax: null, propertyTypes: {} };
+  for (let after = afterId; after < top; after += chunkIds) {
+    fresh = mergeExtents(fresh, await extentsOfRange(sql, ds, after, Math.min(top, after + chunkIds)));
+  }
   let out = fresh;
   if (widen) {
     const [row] =

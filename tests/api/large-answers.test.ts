@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { getDb } from '#lib/db/index.ts';
 import { recreateGeodataset } from '#lib/geodatasets/write/write.ts';
 import { streamedJson } from '#lib/http/largeResponse.ts';
+import { toErrorResult } from '#lib/http/middleware/errorResponse.ts';
 import { type RunningService, startService } from '../../scripts/devServer.ts';
 import { points } from '../fixtures/uploads.ts';
 import { type ApiResponse, call, uniqueName } from '../helpers.ts';
@@ -91,7 +92,45 @@ describe('answers over MAX_INLINE_RESPONSE_BYTES', () => {
     expect(Buffer.byteLength(fits.text)).toBeLessThanOrEqual(LIMIT);
     const over = await onSmall('GET', `${path}&limit=${k + 1}`);
     expect(await redirected(over)).toBe(await inline('GET', `${path}&limit=${k + 1}`));
-    expect(over.body.message).toMatch(/limit and offset/);
+    expect(over.body.message).toMatch(/'limit' and 'after'/);
+  });
+
+  it('get: pages by key follow their next links to exactly the whole answer; offset still pages', async () => {
+    const whole = JSON.parse(await inline('GET', `/api/geodatasets/get?layer=${name}`)).features;
+    const seen: any[] = [];
+    let next: string | undefined = `/api/geodatasets/get?layer=${name}&limit=1000&_source=g,t&after=0`;
+    let pages = 0;
+    while (next) {
+      const r: ApiResponse = await call('GET', next);
+      expect(r.status, r.text.slice(0, 200)).toBe(200);
+      seen.push(...r.body.features);
+      const link: { href: string } | undefined = r.body.links?.find((l: any) => l.rel === 'next');
+      next = link ? new URL(link.href).pathname + new URL(link.href).search : undefined;
+      if (link) {
+        expect(new URL(link.href).searchParams.get('_source')).toBe('g,t');
+        expect(new URL(link.href).searchParams.get('after')).toBe(String(seen.at(-1).properties._.idx));
+      }
+      pages++;
+    }
+    // 2500 features: pages of 1000, 1000, 500 (the last with no next link).
+    expect(pages).toBe(3);
+    const last = await call('GET', `/api/geodatasets/get?layer=${name}&limit=1000&after=2000`);
+    expect(last.body.links).toEqual([]);
+    expect(seen.map((f) => f.properties._.idx)).toEqual(whole.map((f: any) => f.properties._.idx));
+    expect(seen[7].properties).toEqual({
+      g: whole[7].properties.g,
+      t: whole[7].properties.t,
+      _: whole[7].properties._,
+    });
+    // MMGIS's offset paging answers as before, without links.
+    const byOffset = await call('GET', `/api/geodatasets/get?layer=${name}&limit=10&offset=2490`);
+    expect(byOffset.body.features.map((f: any) => f.properties._.idx)).toEqual(
+      whole.slice(2490).map((f: any) => f.properties._.idx),
+    );
+    expect(byOffset.body.links).toBeUndefined();
+    const bad = await call('GET', `/api/geodatasets/get?layer=${name}&after=-1`);
+    expect(bad.status).toBe(400);
+    expect(bad.body.message).toMatch(/after/);
   });
 
   it('intersect: 303 to exactly the inline answer, small answers inline', async () => {
@@ -200,6 +239,37 @@ describe('streamedJson (the sink) against the S3 stand-in', () => {
     }
     await expect(streamedJson(broken())).rejects.toThrow('the database went away');
     expect(await objects()).toBe(before);
+  });
+
+  it('a statement timeout half-way through a multipart answer stays the 503 it is, and leaves no object', async () => {
+    const before = await objects();
+    async function* timedOut() {
+      // 7 MiB: the multipart upload has begun (one part sent) when the database gives up.
+      for (let i = 0; i < 70; i++) yield 'z'.repeat(100 * 1024);
+      throw Object.assign(new Error('canceling statement due to statement timeout'), { code: '57014' });
+    }
+    const err = await streamedJson(timedOut()).catch((e) => e);
+    expect(err.code).toBe('57014');
+    expect(toErrorResult(err, 'test').statusCode).toBe(503);
+    expect(await objects()).toBe(before);
+  });
+
+  it('a failed S3 call answers 503 in our shape', async () => {
+    process.env.UPLOAD_BUCKET = 'no-such-bucket-for-answers';
+    try {
+      async function* big() {
+        for (let i = 0; i < 3; i++) yield 'w'.repeat(LIMIT);
+      }
+      const err = await streamedJson(big()).catch((e) => e);
+      const result = toErrorResult(err, 'test');
+      expect(result.statusCode).toBe(503);
+      expect(JSON.parse(result.body)).toMatchObject({
+        status: 'failure',
+        message: expect.stringMatching(/storage/),
+      });
+    } finally {
+      process.env.UPLOAD_BUCKET = bucket;
+    }
   });
 
   it('answers inline, byte for byte, at exactly the limit; one byte more is 303', async () => {

@@ -1,8 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { getDb } from '#lib/db/index.ts';
-import type { Geodataset } from '#lib/geodatasets/catalog.ts';
+import { type Geodataset, requireDataset } from '#lib/geodatasets/catalog.ts';
+import { updateExtents } from '#lib/geodatasets/extents.ts';
 import { parseReadFilters, resolveReadFilters } from '#lib/geodatasets/read/filters.ts';
-import { parseGeojsonOptions, readFeatureCollection } from '#lib/geodatasets/read/geojson.ts';
+import { featureChunks, parseGeojsonOptions, readFeatureCollection } from '#lib/geodatasets/read/geojson.ts';
+import { recreateGeodataset } from '#lib/geodatasets/write/write.ts';
 import { createFixtureDataset, dropFixtureDataset } from '../fixtures/geodatasets.ts';
 import { getInput } from '../fixtures/getInput.ts';
 import {
@@ -264,6 +266,114 @@ describe('GET /get geojson: every filter against an independent model', () => {
     expect(ids(await read(grouped, { limit: -5 }))).toEqual([1]);
     expect(ids(await read(grouped, { limit: 99999999 })).length).toBe(400);
     expect(ids(await read(grouped, { offset: 100000 }))).toEqual([]);
+  });
+});
+
+describe('keyset reads: short statements by id range, and `after`', () => {
+  /** The ids of a read made of statements of at most `rows` features over `span` ids. */
+  async function chunkedIds(ds: Geodataset, query: Record<string, unknown>, rows: number, span: number) {
+    const f = await resolveReadFilters(db.sql, parseReadFilters(getInput(query)));
+    const out: number[] = [];
+    let statements = 0;
+    for await (const c of featureChunks(db.sql, ds, f, parseGeojsonOptions(getInput(query)), {
+      rows,
+      span,
+    })) {
+      out.push(...JSON.parse(`[${c.text}]`).map((x: any) => x.properties._.idx as number));
+      expect(c.rows).toBeLessThanOrEqual(rows);
+      statements++;
+    }
+    return { ids: out, statements };
+  }
+
+  it('every filter case: small chunks and id ranges answer what the model says', async () => {
+    for (const [name, query, model] of cases) {
+      const got = await chunkedIds(grouped, query, 7, 13);
+      expect(got.ids, name).toEqual(expectedIds(rows, model, true));
+    }
+    const whole = await chunkedIds(grouped, {}, 7, 13);
+    expect(whole.ids).toEqual(rows.map((r) => r.id));
+    expect(whole.statements).toBeGreaterThanOrEqual(400 / 7);
+  });
+
+  it('a recreate between two statements of a read makes it a 503, never a mix of two generations', async () => {
+    const name = uniqueName('gdr_swap');
+    const fc = (n: number, tag: string) => ({
+      type: 'FeatureCollection',
+      features: Array.from({ length: n }, (_, i) => ({
+        type: 'Feature',
+        geometry: { type: 'Point', coordinates: [i / 100, 0] },
+        properties: { tag },
+      })),
+    });
+    await recreateGeodataset(db, fc(30, 'old'), { name });
+    try {
+      const ds = await requireDataset(db.sql, name);
+      const chunks = featureChunks(db.sql, ds, parseReadFilters({}), { offset: 0 }, { rows: 10, span: 10 });
+      const first = await chunks.next();
+      expect(first.done).toBe(false);
+      await recreateGeodataset(db, fc(30, 'new'), { name });
+      const rest: string[] = [];
+      const err = await (async () => {
+        for await (const c of chunks) rest.push(c.text);
+      })().catch((e) => e);
+      expect(err?.statusCode).toBe(503);
+      expect(err.message).toMatch(/replaced while it was read/);
+      expect(rest.join(',')).not.toMatch(/"new"/);
+      // Read again: the new generation, whole.
+      const again = await read(await requireDataset(db.sql, name), {});
+      expect(again.features.map((f) => f.properties.tag)).toEqual(Array(30).fill('new'));
+    } finally {
+      const [row] = await db.sql`select table_name from geodatasets where name = ${name}`;
+      if (row) await db.sql.unsafe(`drop table if exists ${row.table_name as string}`);
+      await db.sql`delete from geodatasets where name = ${name}`;
+    }
+  });
+
+  it('limit and offset across chunks; `after` continues by key', async () => {
+    const query = { starttime: iso(T0 + 100 * day), noDuplicates: true, startProp: 't0', endProp: 't1' };
+    const all = ids(await read(plain, query));
+    expect(all.length).toBeGreaterThan(40);
+    expect((await chunkedIds(plain, { ...query, limit: 30, offset: 5 }, 7, 13)).ids).toEqual(
+      all.slice(5, 35),
+    );
+    const pages: number[] = [];
+    let after = 0;
+    for (;;) {
+      const page = ids(await read(plain, { ...query, limit: 37, after }));
+      pages.push(...page);
+      if (page.length < 37) break;
+      after = page[page.length - 1];
+    }
+    expect(pages).toEqual(all);
+    expect(ids(await read(plain, { ...query, after: all[9], limit: 5, offset: 2 }))).toEqual(
+      all.slice(12, 17),
+    );
+    expect(ids(await read(plain, { after: 400 }))).toEqual([]);
+    expect(ids(await read(grouped, { after: 398 }))).toEqual([399, 400]);
+    // With stats (one statement over the matched set), `after` narrows the features, never the groups.
+    const withStats = await read(grouped, { stats: 'n', after: 390 });
+    expect(ids(withStats)).toEqual([391, 392, 393, 394, 395, 396, 397, 398, 399, 400]);
+    expect(withStats.features[0].properties._.stats).toEqual(
+      (await read(grouped, { stats: 'n', id: 391 })).features[0].properties._.stats,
+    );
+  });
+});
+
+describe('extents counted in id ranges', () => {
+  it('ranges of 7 ids store exactly the extents of one pass', async () => {
+    const stored = async (ds: Geodataset) =>
+      (
+        await db.sql`select extent_bbox, time_min, time_max, property_types from geodatasets where id = ${ds.id}`
+      )[0];
+    await updateExtents(db.sql, grouped, 0, false, 1_000_000);
+    const whole = await stored(grouped);
+    expect(Object.keys(whole.property_types).length).toBeGreaterThan(3);
+    await updateExtents(db.sql, grouped, 0, false, 7);
+    expect(await stored(grouped)).toEqual(whole);
+    await db.sql`update geodatasets set property_types = null, extent_bbox = null where id = ${grouped.id}`;
+    await updateExtents(db.sql, grouped, 0, false, 13);
+    expect(await stored(grouped)).toEqual(whole);
   });
 });
 

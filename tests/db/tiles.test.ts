@@ -2,8 +2,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { getDb } from '#lib/db/index.ts';
 import type { Geodataset } from '#lib/geodatasets/catalog.ts';
 import { parseReadFilters, sqlWhere } from '#lib/geodatasets/read/filters.ts';
-import { readTile, type Tile } from '#lib/geodatasets/tiles/readTile.ts';
+import { rankLevel, readTile, type Tile } from '#lib/geodatasets/tiles/readTile.ts';
 import type { TileAddress, TileSettings } from '#lib/geodatasets/tiles/tileParams.ts';
+import { PREFIX, sqlTileRows } from '#lib/geodatasets/tiles/tileSql.ts';
 import { createFixtureDataset, dropFixtureDataset, type FixtureFeature } from '../fixtures/geodatasets.ts';
 import { getInput } from '../fixtures/getInput.ts';
 import { decodeTile, mercator, pixelCentre, rng, tilePixel } from '../fixtures/tiles.ts';
@@ -389,9 +390,11 @@ describe('vector tiles: thinning and size guard', () => {
     const thin = await createFixtureDataset(db, uniqueName('tiles_thin'), feats);
     try {
       const a = { z: 5, x: 17, y: 11 };
-      // Independent expectation: candidates in hash order, the first 4 × 300 of them, the first point of
-      // each pixel, at most 300.
-      const ordered = [...feats].sort((p, q) => knuth(p.id) - knuth(q.id) || p.id - q.id).slice(0, 1200);
+      // Independent expectation: candidates in hash order, the first PREFIX × 300 of them, the first point
+      // of each pixel, at most 300.
+      const ordered = [...feats]
+        .sort((p, q) => knuth(p.id) - knuth(q.id) || p.id - q.id)
+        .slice(0, PREFIX * 300);
       const seen = new Set<string>();
       const expected: number[] = [];
       for (const f of ordered) {
@@ -411,7 +414,19 @@ describe('vector tiles: thinning and size guard', () => {
         // Under the cap nothing is thinned: stacked points all stay.
         const all = await tile(thin, a, {}, { encoder, settings: { ...settings, maxFeatures: 5000 } });
         expect(all.n).toBe(3000);
+        // Read through rank level 1 (a quarter of the features: about 750 of the 600 needed), the same tile.
+        const ranked = await tile(thin, a, {}, { ...opts, levels: 1 });
+        expect(Buffer.compare(ranked.tile, one.tile)).toBe(0);
       }
+      expect(await rankLevel(db, thin, a, db.sql`true`, 300, 1)).toBe(1);
+      expect(await rankLevel(db, thin, a, db.sql`true`, 300, 3)).toBe(1);
+      // Level 1 cannot hold 2 × 400 of the tile's features: the whole box is read.
+      expect(await rankLevel(db, thin, a, db.sql`true`, 400, 3)).toBe(0);
+      // A level holding fewer than the first 600 in rank order (level 2: about 190) gives another tile.
+      const kept = async (level: number) =>
+        (await sqlTileRows(db.sql, thin, a, db.sql`true`, 300, level)).map((r: any) => Number(r.id));
+      expect(await kept(1)).toEqual(await kept(0));
+      expect(await kept(2)).not.toEqual(await kept(0));
     } finally {
       await dropFixtureDataset(db, thin);
     }

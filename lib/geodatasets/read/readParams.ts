@@ -99,6 +99,8 @@ export const geojsonParams = {
   /** Clamped to [1, 10000] (docs/geodatasets-read.md). */
   limit: clamped,
   offset: count,
+  /** Keyset paging: the features whose id is above this one (a page's `next` link carries it). */
+  after: count,
   limited: flagParam,
   stats: pathList,
   'stats[]': repeatedPaths,

@@ -1,6 +1,7 @@
 import type { Fragment } from '#lib/db/fragments.ts';
 import type { Db } from '#lib/db/index.ts';
 import type { Geodataset } from '#lib/geodatasets/catalog.ts';
+import { indexedLevels, levelShare } from '#lib/geodatasets/rank.ts';
 import { encodeTile, type TileRow } from '#lib/geodatasets/tiles/encode.ts';
 import {
   HARD_MAX_BYTES,
@@ -12,9 +13,12 @@ import {
   idHash,
   keepBySample,
   needsSample,
+  PREFIX,
   SAMPLE,
+  sqlLevelCount,
   sqlTileMvt,
   sqlTileRows,
+  thinKeep,
 } from '#lib/geodatasets/tiles/tileSql.ts';
 
 export interface Tile {
@@ -44,14 +48,21 @@ export async function readTile(
   ds: Geodataset,
   address: TileAddress,
   where: Fragment,
-  options: { settings?: TileSettings; encoder?: Tile['encoder']; source?: string[][] } = {},
+  options: {
+    settings?: TileSettings;
+    encoder?: Tile['encoder'];
+    source?: string[][];
+    /** The rank levels to consider (tests: a small layer's); default those indexed for the layer's size. */
+    levels?: number;
+  } = {},
 ): Promise<Tile> {
   const settings = options.settings ?? tileSettings();
   const encoder = options.encoder ?? ((await db.capabilities()).asMvt ? 'st_asmvt' : 'vt-pbf');
   const budget = Math.min(settings.maxBytes, HARD_MAX_BYTES);
   let cap = featureCap(address.z, settings.maxFeatures);
   for (;;) {
-    const built = await buildOnce(db, ds, address, where, cap, budget, encoder, options.source);
+    const level = await rankLevel(db, ds, address, where, cap, options.levels);
+    const built = await buildOnce(db, ds, address, where, cap, budget, encoder, level, options.source);
     if (built.bytes <= budget || built.n <= 1) {
       const { base64 } = built;
       return {
@@ -76,6 +87,39 @@ export function featureCap(z: number, maxFeatures: number): number {
   return Math.max(1, Math.min(maxFeatures, 4096 * 2 ** z));
 }
 
+/**
+ * The sparsest rank level (lib/geodatasets/rank.ts) that holds the first `PREFIX × thinKeep(cap)` candidates of the
+ * tile in rank order, which a thinned tile reads instead of its whole box; 0 (every candidate) when no
+ * indexed level does, or the tile is likely not thinned. The first probe counts the sparsest useful level
+ * (at most that many rows); its count estimates the tile's candidates and names the level to try
+ * next, denser one level at a time until one holds enough. The answer is the same at every level that
+ * holds enough: the level only decides how much is read.
+ */
+export async function rankLevel(
+  db: Db,
+  ds: Geodataset,
+  address: TileAddress,
+  where: Fragment,
+  cap: number,
+  levels = indexedLevels(ds.numFeatures),
+): Promise<number> {
+  const need = PREFIX * thinKeep(cap);
+  let k = levels;
+  while (k > 0 && ds.numFeatures * levelShare(k) < need) k--;
+  if (k === 0) return 0;
+  const count = async (level: number) =>
+    Number((await sqlLevelCount(db.sql, ds, address, where, level, need))[0]?.c ?? 0);
+  const first = await count(k);
+  if (first >= need) return k;
+  const estimate = first / levelShare(k);
+  // Likely not thinned: the tile reads its candidates whole.
+  if (estimate <= cap) return 0;
+  let j = k - 1;
+  while (j > 0 && estimate * levelShare(j) < 1.5 * need) j--;
+  for (; j > 0; j--) if ((await count(j)) >= need) return j;
+  return 0;
+}
+
 async function buildOnce(
   db: Db,
   ds: Geodataset,
@@ -84,14 +128,15 @@ async function buildOnce(
   cap: number,
   budget: number,
   encoder: Tile['encoder'],
+  level: number,
   source?: string[][],
 ): Promise<{ base64: string; bytes: number; n: number }> {
   if (encoder === 'st_asmvt') {
     // The database answers the protobuf as base64 text: no hex text to decode, no Buffer to re-encode.
-    const [row] = await sqlTileMvt(db.sql, ds, address, where, cap, budget, source);
+    const [row] = await sqlTileMvt(db.sql, ds, address, where, cap, budget, level, source);
     return { base64: String(row?.tile ?? ''), bytes: Number(row?.bytes ?? 0), n: Number(row?.n ?? 0) };
   }
-  const rows = (await sqlTileRows(db.sql, ds, address, where, cap, source)) as unknown as TileRow[];
+  const rows = (await sqlTileRows(db.sql, ds, address, where, cap, level, source)) as unknown as TileRow[];
   const { tile, n } = encodeTile(ds.name, keptByEstimate(ds.name, rows, budget));
   return { base64: tile.toString('base64'), bytes: tile.length, n };
 }

@@ -73,7 +73,7 @@ export interface TileSettings {
   maxAge: number;
   /** `TILE_MAX_FEATURES`: above this many candidate features a tile is thinned (default 15000). */
   maxFeatures: number;
-  /** `TILE_MAX_BYTES`: byte budget of one tile (default 1,000,000; never above 4 MiB). */
+  /** `TILE_MAX_BYTES`: byte budget of one tile (default 500,000, the usual vector tile budget; never above 4 MiB). */
   maxBytes: number;
 }
 
@@ -81,6 +81,6 @@ export function tileSettings(): TileSettings {
   return {
     maxAge: envNumber('TILE_MAX_AGE', 300, { zero: true, integer: true }),
     maxFeatures: envNumber('TILE_MAX_FEATURES', 15000, { integer: true }),
-    maxBytes: envNumber('TILE_MAX_BYTES', 1_000_000, { integer: true, max: HARD_MAX_BYTES }),
+    maxBytes: envNumber('TILE_MAX_BYTES', 500_000, { integer: true, max: HARD_MAX_BYTES }),
   };
 }

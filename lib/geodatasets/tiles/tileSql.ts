@@ -1,10 +1,47 @@
 import type { Fragment } from '#lib/db/fragments.ts';
 import type { Queryable } from '#lib/db/index.ts';
 import { type Geodataset, sqlTable } from '#lib/geodatasets/catalog.ts';
+import { sqlRankBelow } from '#lib/geodatasets/rank.ts';
 import { BUFFER, EXTENT, type TileAddress, tileFilterBounds } from '#lib/geodatasets/tiles/tileParams.ts';
 
-/** Thinning looks at the first PREFIX × cap candidates in hash order (docs/tiles.md). */
-export const PREFIX = 4;
+/** Thinning looks at the first PREFIX × keep candidates in hash order (docs/tiles.md). */
+export const PREFIX = 2;
+
+/**
+ * A thinned tile keeps at most this many features (and at most the cap): what the byte budget holds of
+ * small points (about 60 bytes each in 500 KB), so a thinned tile reads no more than it can send.
+ */
+export const THIN_KEEP = 8192;
+
+/** The features a thinned tile keeps at cap `maxFeatures`. */
+export function thinKeep(maxFeatures: number): number {
+  return Math.min(maxFeatures, THIN_KEEP);
+}
+
+/** The tile's filter box (the tile grown by the buffer, in lon/lat: `tileFilterBounds`). */
+function sqlFilterBox(sql: Queryable, a: TileAddress): Fragment {
+  const f = tileFilterBounds(a);
+  return sql`ST_MakeEnvelope(${f[0]}::float8, ${f[1]}::float8, ${f[2]}::float8, ${f[3]}::float8, 4326)`;
+}
+
+/**
+ * How many of the tile's candidates (filter box and the request's filters) rank level `level` holds, up
+ * to `limit` (lib/geodatasets/rank.ts): one statement through that level's partial index, reading at most
+ * `limit` rows.
+ */
+export function sqlLevelCount(
+  sql: Queryable,
+  ds: Geodataset,
+  a: TileAddress,
+  where: Fragment,
+  level: number,
+  limit: number,
+): Fragment {
+  return sql`select count(*)::int as c from (
+      select 1 from ${sqlTable(sql, ds)} t
+      where t.geom && ${sqlFilterBox(sql, a)} and ${sqlRankBelow(sql, level)} and ${where}
+      limit ${limit}::int) s`;
+}
 
 /**
  * SQL of one vector tile, one function per encoder (STYLE.md: martin / pg_tileserv):
@@ -32,8 +69,9 @@ export function idHash(id: number | string | bigint): number {
  * - `tile_box`: the tile envelope in 3857, the candidate filter box in 4326, the clip box and the pixel transform;
  * - `candidates`: at most `maxFeatures + 1` candidates (filter box and the request's filters);
  * - `all_candidates`: those candidates when that is all of them (no thinning needed);
- * - otherwise the thinning: `hash_prefix` takes the first PREFIX × maxFeatures candidates in hash order,
- *   `thinned_ids` keeps the first of them in each tile pixel (points only) and stops at `maxFeatures`;
+ * - otherwise the thinning: `hash_prefix` takes the first PREFIX × `thinKeep` candidates in hash order
+ *   (through rank level `level`: lib/geodatasets/rank.ts), `thinned_ids` keeps the first of them in each
+ *   tile pixel (points only) and stops at `thinKeep(maxFeatures)`;
  * - `kept`: `all_candidates`, or the rows of `thinned_ids` (the embedded path's rows; the server path,
  *   `sqlTileMvt`, ranks `thinned_ids` itself and reads back only the rows its byte budget keeps).
  */
@@ -43,25 +81,24 @@ function sqlKept(
   a: TileAddress,
   where: Fragment,
   maxFeatures: number,
+  level: number,
 ): Fragment {
   const table = sqlTable(sql, ds);
   const scale = EXTENT * 2 ** a.z;
-  const f = tileFilterBounds(a);
   // Tile pixel of a point in Web Mercator, by closed-form math on lon/lat (no ST_Transform per row).
   const px = sql`floor((ST_X(hash_prefix.geom) + 180) / 360 * ${scale}::float8 - ${a.x * EXTENT}::float8)`;
   const py = sql`floor((0.5 - ln(tan(pi() / 4 + radians(greatest(least(ST_Y(hash_prefix.geom), 85.06), -85.06)) / 2)) / (2 * pi())) * ${scale}::float8 - ${a.y * EXTENT}::float8)`;
   return sql`
     tile_box as (
       select e.env,
-             ST_MakeEnvelope(${f[0]}::float8, ${f[1]}::float8, ${f[2]}::float8, ${f[3]}::float8, 4326) as filter,
              ST_Expand(e.env, (ST_XMax(e.env) - ST_XMin(e.env)) * ${BUFFER / EXTENT}::float8)::box2d as clip,
              ${EXTENT}::float8 / (ST_XMax(e.env) - ST_XMin(e.env)) as s,
              ST_XMin(e.env) as xmin, ST_YMax(e.env) as ymax
       from (select ST_TileEnvelope(${a.z}::int, ${a.x}::int, ${a.y}::int) as env) e
     ),
     candidates as materialized (
-      select t.id, t.geom, t.properties from ${table} t, tile_box
-      where t.geom && tile_box.filter and ${where}
+      select t.id, t.geom, t.properties from ${table} t
+      where t.geom && ${sqlFilterBox(sql, a)} and ${where}
       limit ${maxFeatures + 1}::int
     ),
     candidate_count as (select count(*) as c from candidates),
@@ -71,10 +108,11 @@ function sqlKept(
     ),
     hash_prefix as (
       select t.id, t.geom, ${sqlIdHash(sql, sql`t.id`)} as h
-      from ${table} t, tile_box
-      where (select c from candidate_count) > ${maxFeatures}::int and t.geom && tile_box.filter and ${where}
+      from ${table} t
+      where (select c from candidate_count) > ${maxFeatures}::int and t.geom && ${sqlFilterBox(sql, a)}
+        and ${sqlRankBelow(sql, level)} and ${where}
       order by 3, 1
-      limit ${PREFIX * maxFeatures}::int
+      limit ${PREFIX * thinKeep(maxFeatures)}::int
     ),
     thinned_ids as (
       select id, h from (
@@ -89,7 +127,7 @@ function sqlKept(
         order by pixel_key, h, id
       ) s
       order by h, id
-      limit ${maxFeatures}::int
+      limit ${thinKeep(maxFeatures)}::int
     ),
     kept as (
       select id, geom, properties from all_candidates
@@ -160,6 +198,7 @@ export function sqlTileMvt(
   where: Fragment,
   maxFeatures: number,
   budget: number,
+  level: number,
   source?: string[][],
 ): Fragment {
   const mvtRows = (rows: Fragment) => sql`
@@ -174,7 +213,7 @@ export function sqlTileMvt(
           select octet_length(ST_AsMVT(q, ${ds.name}::text, ${EXTENT}::int, 'geom', 'id'))
           from (${mvtRows(sample)}) q where q.geom is not null)))))::bigint end`;
   return sql`
-    with ${sqlKept(sql, ds, a, where, maxFeatures)},
+    with ${sqlKept(sql, ds, a, where, maxFeatures, level)},
     -- Not thinned: the candidates, ranked by hash only when the budget needs it.
     all_stats as (
       select c, case when ${thinned} or c <= ${SAMPLE_ABOVE}::int then 0
@@ -236,10 +275,11 @@ export function sqlTileRows(
   a: TileAddress,
   where: Fragment,
   maxFeatures: number,
+  level: number,
   source?: string[][],
 ): Fragment {
   return sql`
-    with ${sqlKept(sql, ds, a, where, maxFeatures)}
+    with ${sqlKept(sql, ds, a, where, maxFeatures, level)}
     select r.id, ST_AsGeoJSON(r.g, 0) as g, r.attributes, r.b,
            (select c from candidate_count) > ${maxFeatures}::int as thinned
     from (

@@ -11,6 +11,7 @@ import {
 } from '../catalog.ts';
 import { highestId, updateExtents } from '../extents.ts';
 import { mergeStats, StatsAccumulator, type StoredStats } from '../fieldStats.ts';
+import { createRankIndexes } from '../rank.ts';
 import {
   deriveOf,
   type FeatureStream,
@@ -104,6 +105,7 @@ async function writeNewTable(
   const acc = new StatsAccumulator();
   const added = await insertFeatures(tx, table, propertiesType, source, deriveOf(o), acc, tuning);
   await createDatasetIndexes(tx, table);
+  await createRankIndexes(tx, table, added);
   await tx.unsafe(`analyze ${safeTable(table)}`);
   const stats = acc.toStored();
   await tx`
@@ -175,6 +177,7 @@ export async function appendGeodataset(
     const before = await highestId(tx, ds);
     const added = await insertFeatures(tx, ds.table, ds.propertiesType, source, deriveOf(o), acc, tuning);
     await updateExtents(tx, ds, before, true);
+    await createRankIndexes(tx, ds.table, ds.numFeatures + added);
     const stats = ds.fieldStats && acc ? mergeStats(ds.fieldStats, acc.toStored()) : null;
     const [row] = await tx`
       update geodatasets set
