@@ -1,4 +1,3 @@
-import type { APIGatewayProxyEvent } from 'aws-lambda';
 import { badRequest } from '#lib/errors.ts';
 import { requireDataset } from '#lib/geodatasets/catalog.ts';
 import { parseReadFilters, resolveReadFilters } from '#lib/geodatasets/read/filters.ts';
@@ -6,6 +5,7 @@ import { parseGeojsonOptions, streamFeatureCollection } from '#lib/geodatasets/r
 import { getBody, getPath, getQuery } from '#lib/geodatasets/read/getParams.ts';
 import { parseTileAddress, parseTileSource } from '#lib/geodatasets/tiles/tileParams.ts';
 import { endpoint } from '#lib/http/endpoint.ts';
+import { publicBaseUrl } from '#lib/http/headers.ts';
 import { streamedJson } from '#lib/http/largeResponse.ts';
 import { featureCollection, largeAnswer } from '#lib/http/openapi/shapes/geodatasets.ts';
 import { tileResponse } from '#lib/http/tileResponse.ts';
@@ -17,23 +17,9 @@ import { withQuery } from '#lib/ogc/request.ts';
 const PAGING_HINT =
   "read it in pages by key with 'limit' and 'after' (each page's links name the next one; 'offset' rereads every skipped feature)";
 
-/** The URL of this request without its query (the `next` link's base). */
-function requestUrl(event: APIGatewayProxyEvent): string {
-  const h = (event.headers ?? {}) as Record<string, string | undefined>;
-  const find = (name: string) => Object.entries(h).find(([k]) => k.toLowerCase() === name)?.[1];
-  const host = find('x-forwarded-host') ?? find('host') ?? 'localhost';
-  const proto = (find('x-forwarded-proto') ?? 'http').split(',')[0].trim();
-  return `${proto}://${host}${event.requestContext?.path ?? event.path}`;
-}
-
-/** The request's parameters as sent (query over body), but `after` and `offset`: the next link's query. */
-function keptParams(event: APIGatewayProxyEvent, body: Record<string, unknown>): Record<string, string> {
+/** The declared parameters as given (query over body), but `after` and `offset`: the next link's query. */
+function keptParams(given: Record<string, unknown>): Record<string, string> {
   const out: Record<string, string> = {};
-  const given = {
-    ...body,
-    ...(event.queryStringParameters ?? {}),
-    ...(event.multiValueQueryStringParameters ?? {}),
-  } as Record<string, unknown>;
   for (const [k, v] of Object.entries(given)) {
     if (k === 'after' || k === 'offset' || v === undefined || v === null) continue;
     const key = k.endsWith('[]') ? k.slice(0, -2) : k;
@@ -66,7 +52,8 @@ export const handler = endpoint(
     },
   },
   async ({ query, body, path, db, headers, event }) => {
-    const params = { ...body, ...query };
+    const given = { ...body, ...query };
+    const params = { ...given };
     const layer = path.layer || params.layer;
     if (!layer) throw badRequest(`Missing required query parameter 'layer'.`);
     // A cql2-json object in a body: as text, so the tile ETag (and any cache key) tells filters apart.
@@ -85,7 +72,9 @@ export const handler = endpoint(
     }
     const options = parseGeojsonOptions(params);
     const ds = await requireDataset(db.sql, layer);
-    const next = (after: number) => withQuery(requestUrl(event), { ...keptParams(event, body), after });
+    // The next page's link: this request's own URL (the stage prefix and /api or /API as the caller sent it).
+    const self = `${publicBaseUrl(event)}${event.path}`;
+    const next = (after: number) => withQuery(self, { ...keptParams(given), after });
     return readWithCql2(db.sql, ds, await resolveReadFilters(db.sql, filters), cql2, (resolved) =>
       streamedJson(streamFeatureCollection(db.sql, ds, resolved, options, next), PAGING_HINT),
     );

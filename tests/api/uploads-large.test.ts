@@ -40,7 +40,7 @@ describe('oversized GeoJSON answers', () => {
     const location = r.headers.get('location')!;
     expect(r.body).toMatchObject({ status: 'success', url: location });
     expect(r.body.bytes).toBeGreaterThan(5 * 1024 * 1024);
-    expect(r.body.message).toMatch(/limit and offset/);
+    expect(r.body.message).toMatch(/'limit' and 'after'/);
     expect(Date.parse(r.body.expiresAt) - Date.now()).toBeLessThanOrEqual(300_000);
 
     const big = await fetch(location);

@@ -227,7 +227,7 @@ describe('gateway-cache plugin on synthetic templates', () => {
     );
     // The GeoJSON-only ones share the route's cache key but never a tile's ETag.
     expect(GET_PARAMS.filter((p) => !(TILE_PARAMS as string[]).includes(p)).sort()).toEqual(
-      ['layer', 'limit', 'offset', 'limited', 'stats', 'stats[]'].sort(),
+      ['after', 'layer', 'limit', 'offset', 'limited', 'stats', 'stats[]'].sort(),
     );
   });
 
