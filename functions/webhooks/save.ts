@@ -1,10 +1,21 @@
 import { endpoint } from '#lib/http/endpoint.ts';
-import { parseGuardedJson } from '#lib/http/inputGuards.ts';
+import { guardInput, parseGuardedJson } from '#lib/http/inputGuards.ts';
 import { ok } from '#lib/http/openapi/describe.ts';
 import { webhooksSaved } from '#lib/http/openapi/shapes/webhooks.ts';
 import { parseWebhooksConfig, saveWebhooksConfig } from '#lib/webhooks/config.ts';
 
 const body = { type: 'object', required: ['config'], properties: { config: {} } } as const;
+
+/** Runs the input guards on JSON text inside the config; malformed text is left to `parseWebhooksConfig` to name. */
+function guardJsonText(text: string, field: string): void {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    return;
+  }
+  guardInput(value, 'body field', { prefix: field });
+}
 
 /**
  * The page sends `config` as JSON text, and each webhook's `header` and `body` as JSON text inside it:
@@ -18,14 +29,7 @@ function guardedConfig(config: unknown): unknown {
     list.forEach((wh, i) => {
       for (const key of ['header', 'body'] as const) {
         const text = (wh as Record<string, unknown> | null)?.[key];
-        if (typeof text === 'string' && text !== '') {
-          try {
-            parseGuardedJson(text, `config.webhooks[${i}].${key}`);
-          } catch (e) {
-            // Malformed JSON is parseWebhooksConfig's to name; the guards' own refusals stand.
-            if (!/is not valid JSON/.test((e as Error).message)) throw e;
-          }
-        }
+        if (typeof text === 'string') guardJsonText(text, `config.webhooks[${i}].${key}`);
       }
     });
   }
