@@ -1,7 +1,6 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { getDb } from '#lib/db/index.ts';
-import { recreateGeodataset } from '#lib/geodatasets/write/write.ts';
-import { call, uniqueName } from '../helpers.ts';
+import { describe, expect, it } from 'vitest';
+import { circle, costLayers, get } from '../fixtures/cql2Cost.ts';
+import { call } from '../helpers.ts';
 
 /**
  * Ten costly CQL2 filters at once (docs/cql2.md, "Cost"), each just under the limit, leave the healthcheck
@@ -11,47 +10,7 @@ import { call, uniqueName } from '../helpers.ts';
  * Run alone, after the other files (vitest.config.ts): it measures answer times.
  */
 
-const db = getDb();
-const big = uniqueName('cql2_lane');
-const small = uniqueName('cql2_lane_small');
-/** Points spread evenly over [-20, 20]² (deterministic). */
-const points = (n: number) =>
-  Array.from({ length: n }, (_, i) => ({
-    type: 'Feature',
-    geometry: { type: 'Point', coordinates: [((i * 37) % 400) / 10 - 20, ((i * 91) % 400) / 10 - 20] },
-    properties: { i },
-  }));
-const N = 3000;
-
-/** A closed ring of `n` vertices (the first repeated last) around (cx, cy), as WKT. */
-function circle(n: number, r: number, cx = 0, cy = 0): string {
-  const ring = Array.from({ length: n - 1 }, (_, i) => {
-    const a = (2 * Math.PI * i) / (n - 1);
-    return `${(cx + r * Math.cos(a)).toFixed(1)} ${(cy + r * Math.sin(a)).toFixed(1)}`;
-  });
-  return `POLYGON((${[...ring, ring[0]].join(', ')}))`;
-}
-
-/** A read with `filter` in a POST body (a URL of 20,000 characters passes no HTTP server's header limit). */
-const get = (layer: string, filter?: string) =>
-  filter
-    ? call('POST', '/api/geodatasets/get', { body: { layer, filter } })
-    : call('GET', `/api/geodatasets/get?${new URLSearchParams({ layer })}`);
-
-beforeAll(async () => {
-  await recreateGeodataset(db, { type: 'FeatureCollection', features: points(N) }, { name: big });
-  await recreateGeodataset(db, { type: 'FeatureCollection', features: points(5) }, { name: small });
-}, 120_000);
-
-afterAll(async () => {
-  for (const name of [big, small]) {
-    const [row] = await db.sql`select table_name from geodatasets where name = ${name}`;
-    if (row) {
-      await db.sql.unsafe(`drop table if exists ${row.table_name as string}`);
-      await db.sql`delete from geodatasets where name = ${name}`;
-    }
-  }
-});
+const { big, small } = costLayers('cql2_lane');
 
 describe('ten costly filters at once', () => {
   // Just under the limit: 1,000 vertices, about 1,900 features in the polygon's bounding box.

@@ -160,3 +160,15 @@ export function normalInstantText(s: string): string | undefined {
   if (s === '..') return s;
   return normalDate(s) ?? normalTimestamp(s);
 }
+
+/** Every position of a geometry. */
+export function positionsOf(g: Geometry): number[][] {
+  if (g.type === 'GeometryCollection') return g.geometries.flatMap(positionsOf);
+  const out: number[][] = [];
+  const walk = (c: unknown): void => {
+    if (Array.isArray(c) && typeof c[0] === 'number') out.push(c as number[]);
+    else if (Array.isArray(c)) c.forEach(walk);
+  };
+  walk(g.coordinates);
+  return out;
+}

@@ -10,6 +10,7 @@ import {
   isOp,
   isProperty,
   type OpCall,
+  positionsOf,
   SPATIAL_OPS,
   TEMPORAL_OPS,
 } from './ast.ts';
@@ -362,18 +363,6 @@ class Compiler {
         return this.unsupported(`the temporal operator ${op}`);
     }
   }
-}
-
-/** Every position of a geometry. */
-function positionsOf(g: Geometry): number[][] {
-  if (g.type === 'GeometryCollection') return g.geometries.flatMap(positionsOf);
-  const out: number[][] = [];
-  const walk = (c: unknown): void => {
-    if (Array.isArray(c) && typeof c[0] === 'number') out.push(c as number[]);
-    else if (Array.isArray(c)) c.forEach(walk);
-  };
-  walk(g.coordinates);
-  return out;
 }
 
 /** Web Mercator's extent (x), and y up to latitude ±89.9: beyond it the transformation has no answer. */

@@ -2,7 +2,7 @@ import type { Fragment } from '#lib/db/fragments.ts';
 import type { Queryable } from '#lib/db/index.ts';
 import { badRequest } from '#lib/errors.ts';
 import { type Geodataset, sqlTable } from '#lib/geodatasets/catalog.ts';
-import { type BboxLiteral, type Expr, type Geometry, isOp, SPATIAL_OPS } from './ast.ts';
+import { type BboxLiteral, type Expr, type Geometry, isOp, positionsOf, SPATIAL_OPS } from './ast.ts';
 import type { FilterCrs } from './crs.ts';
 import { CQL2_COST, CQL2_LIMITS } from './limits.ts';
 
@@ -31,17 +31,6 @@ export function unitsPerFeature(op: string, vertices: number): number {
   return RELATE_OPS.has(op) ? vertices : Math.floor(vertices / 16);
 }
 
-function positions(g: Geometry): number[][] {
-  if (g.type === 'GeometryCollection') return g.geometries.flatMap(positions);
-  const out: number[][] = [];
-  const walk = (c: unknown): void => {
-    if (Array.isArray(c) && typeof c[0] === 'number') out.push(c as number[]);
-    else if (Array.isArray(c)) c.forEach(walk);
-  };
-  walk(g.coordinates);
-  return out;
-}
-
 function isObject(e: Expr): e is Exclude<Expr, string | number | boolean | Expr[]> {
   return typeof e === 'object' && e !== null && !Array.isArray(e);
 }
@@ -55,7 +44,7 @@ function literal(e: Expr): Omit<SpatialTerm, 'op'> | undefined {
     return { vertices: 5, bbox: [x0, y0, x1, y1] };
   }
   if ('type' in e && !('op' in e)) {
-    const p = positions(e as Geometry);
+    const p = positionsOf(e as Geometry);
     if (p.length === 0) return { vertices: 0 };
     const xs = p.map((q) => q[0]);
     const ys = p.map((q) => q[1]);
@@ -92,7 +81,7 @@ export function checkVertices(ast: Expr): void {
     if (Array.isArray(e)) e.forEach(walk);
     else if (!isObject(e)) return;
     else if (isOp(e)) e.args.forEach(walk);
-    else if ('type' in e) counts.push(positions(e as Geometry).length);
+    else if ('type' in e) counts.push(positionsOf(e as Geometry).length);
   };
   walk(ast);
   const most = Math.max(0, ...counts);
