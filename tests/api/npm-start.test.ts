@@ -1,9 +1,10 @@
 import { type ChildProcess, spawn } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { freePort } from '#lib/db/embedded/start.ts';
+import { treePids as tree } from '../../bench/loadMetrics.ts';
 
 /**
  * `npm start` as a user runs it (`node scripts/start.mjs`, the local build `npm test` made), on the embedded
@@ -15,30 +16,6 @@ const dataDir = mkdtempSync(join(tmpdir(), 'npm-start-test-'));
 afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
 
 const ADMIN = { username: 'starter', password: 'starter-password' };
-
-/** Every process's parent, from /proc. */
-function parents(): Map<number, number> {
-  const out = new Map<number, number>();
-  for (const name of readdirSync('/proc')) {
-    if (!/^\d+$/.test(name)) continue;
-    try {
-      const stat = readFileSync(`/proc/${name}/stat`, 'utf8');
-      out.set(Number(name), Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]));
-    } catch {
-      // ended meanwhile
-    }
-  }
-  return out;
-}
-
-/** `root` and all its descendants, whatever their process group. */
-function tree(root: number): number[] {
-  const ppid = parents();
-  const found = [root];
-  for (let i = 0; i < found.length; i++)
-    for (const [pid, parent] of ppid) if (parent === found[i] && !found.includes(pid)) found.push(pid);
-  return found;
-}
 
 /** Whether `pid` runs (a zombie, ended but not yet reaped by its parent, does not). */
 function running(pid: number): boolean {
