@@ -1,5 +1,8 @@
 /** The services `bench/load.ts` runs against: on a fresh server database, or on a throwaway embedded one. */
 import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import postgres from 'postgres';
 import { parseDatabaseUrl } from '../lib/db/index.ts';
 import { acceptedConnections } from './loadMetrics.ts';
@@ -47,7 +50,10 @@ export async function serverTarget(serverUrl: string): Promise<Target> {
 }
 
 export async function embeddedTarget(): Promise<Target> {
-  const svc = await startServiceProcess({ dataDir: 'memory://', env: { AUTH: 'none', LOG_LEVEL: 'warn' } });
+  // On disk, as `npm start` keeps it (`.data/pglite`): a `memory://` database would hold its files in the
+  // service's own memory and count them in its RSS.
+  const dataDir = mkdtempSync(join(tmpdir(), 'mmgis-load-pglite-'));
+  const svc = await startServiceProcess({ dataDir, env: { AUTH: 'none', LOG_LEVEL: 'warn' } });
   const port = Number(new URL(svc.databaseUrl).port);
   return {
     label: 'embedded PGlite',
@@ -61,7 +67,10 @@ export async function embeddedTarget(): Promise<Target> {
       await probe.end();
       return performance.now() - t0 > 500;
     },
-    cleanup: () => svc.stop(),
+    cleanup: async () => {
+      await svc.stop();
+      rmSync(dataDir, { recursive: true, force: true });
+    },
   };
 }
 

@@ -23,7 +23,11 @@ const CHILD = fileURLToPath(new URL('./serviceChild.js', import.meta.url));
 export type ServiceProcess = RunningService & { processPid: number };
 
 export async function startServiceProcess(options: ServiceOptions): Promise<ServiceProcess> {
-  const child: ChildProcess = fork(CHILD, [JSON.stringify(options)], { stdio: 'inherit' });
+  // As `npm start` runs (package.json): one malloc arena (docs/connections.md).
+  const child: ChildProcess = fork(CHILD, [JSON.stringify(options)], {
+    stdio: 'inherit',
+    env: { ...process.env, MALLOC_ARENA_MAX: process.env.MALLOC_ARENA_MAX ?? '1' },
+  });
   let lines: string[] = [];
   let pid: number | undefined;
   const next = (type: Message['type']) =>

@@ -261,6 +261,9 @@ export async function startService(options: ServiceOptions = {}): Promise<Runnin
     AWS_SECRET_ACCESS_KEY: process.env.AWS_SECRET_ACCESS_KEY ?? 'local',
     SLS_TELEMETRY_DISABLED: '1',
     SLS_NOTIFICATIONS_MODE: 'off',
+    // One malloc arena (docs/connections.md, "The embedded database's memory"): glibc's arena per thread
+    // kept what V8's background threads had freed.
+    MALLOC_ARENA_MAX: process.env.MALLOC_ARENA_MAX ?? '1',
   };
   const lines: string[] = [];
   let partial = '';
