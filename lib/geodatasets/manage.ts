@@ -4,8 +4,8 @@ import { notFound } from '#lib/errors.ts';
 import { log } from '#lib/log.ts';
 import { assertDatasetName, safeTable, toGeodataset } from './catalog.ts';
 import { updateExtents } from './extents.ts';
-import { dropRankLevels } from './rank.ts';
 import { computeStoredStats, type StoredStats } from './fieldStats.ts';
+import { dropRankLevels } from './rank.ts';
 
 async function locked(tx: Parameters<Parameters<Db['transaction']>[0]>[0], name: string) {
   const [row] = await tx`select * from geodatasets where name = ${assertDatasetName(name)} for update`;

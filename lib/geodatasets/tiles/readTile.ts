@@ -96,8 +96,8 @@ export function featureCap(z: number, maxFeatures: number): number {
  * every level that holds them gives the same tile), or 1. The first probe counts the sparsest useful level
  * (at most that many rows); its count estimates the tile's candidates and names the level to try next,
  * denser one level at a time until one holds enough. A tile that turns out not thinned reads no level.
- * `thinned`: a level held them all, so the tile has more candidates than `cap` (PREFIX × thinKeep(cap)
- * > cap) and need not count its box.
+ * `thinned`: a level's count passed the cap (PREFIX × thinKeep(cap) > cap), so the tile is thinned and
+ * need not count its box.
  */
 export async function rankRead(
   db: Db,
@@ -120,6 +120,8 @@ export async function rankRead(
   let j = k - 1;
   while (j > 1 && estimate * levelShare(j) < 1.5 * need) j--;
   for (; j > 1; j--) if ((await count(j)) >= need) return { level: j, thinned: true };
+  // Likely thinned: level 1's count shows it when it passes the cap (the box then need not be counted).
+  if (estimate > cap) return { level: 1, thinned: (await count(1)) > cap };
   return { level: 1, thinned: false };
 }
 
