@@ -425,31 +425,31 @@ describe('vector tiles: thinning and size guard', () => {
       }
       expect(await rankLevel(db, thin, a, db.sql`true`, 300, 1)).toBe(1);
       expect(await rankLevel(db, thin, a, db.sql`true`, 300, 3)).toBe(1);
-      // Level 1 cannot hold 2 × 400 of the tile's features (about 750): the tile is its level-1
-      // candidates thinned, not the whole box's.
-      expect(await rankLevel(db, thin, a, db.sql`true`, 400, 3)).toBe(1);
+      // Level 1 cannot hold 2 × 700 of the tile's features (about 750), nor 700 distinct pixels: the tile
+      // is its level-1 candidates thinned, fewer than the whole box's.
+      expect(await rankLevel(db, thin, a, db.sql`true`, 700, 3)).toBe(1);
       const level1 = [...feats]
         .filter((f) => knuth(f.id) < 2 ** 30)
-        .sort((p, q) => knuth(p.id) - knuth(q.id) || p.id - q.id)
-        .slice(0, PREFIX * 400);
+        .sort((p, q) => knuth(p.id) - knuth(q.id) || p.id - q.id);
       const seen1 = new Set<string>();
       const expected1: number[] = [];
       for (const f of level1) {
         const key = String(f.properties.cell);
         if (seen1.has(key)) continue;
         seen1.add(key);
-        if (expected1.length < 400) expected1.push(f.id);
+        expected1.push(f.id);
       }
       expected1.sort((p, q) => p - q);
+      expect(level1.length).toBeLessThan(PREFIX * 700);
       expect(expected1.length).toBeGreaterThan(300);
-      expect(expected1.length).toBeLessThan(400);
+      expect(expected1.length).toBeLessThan(700);
       for (const encoder of encoders()) {
-        const opts = { encoder, settings: { ...settings, maxFeatures: 400 }, levels: 3 };
+        const opts = { encoder, settings: { ...settings, maxFeatures: 700 }, levels: 3 };
         const t = await tile(thin, a, {}, opts);
         expect(decodeTile(t.tile)[thin.name].features.map((f) => f.id)).toEqual(expected1);
-        // Without levels (a small layer's tiles) the whole box is ranked: more features.
+        // Without levels (a small layer's tiles) the whole box is ranked: up to the cap.
         const whole = await tile(thin, a, {}, { ...opts, levels: 0 });
-        expect(whole.n).toBe(400);
+        expect(whole.n).toBe(700);
       }
       // A level holding fewer than the first 600 in rank order (level 2: about 190) gives another tile.
       const kept = async (level: number) =>
@@ -588,8 +588,8 @@ describe('vector tiles: the rank overview follows the writes', () => {
         );
       await check(await count());
       expect(await count()).toBeGreaterThan(400);
-      await db.sql`insert into ${t} (geom, properties, group_id)
-        select ST_SetSRID(ST_MakePoint(i / 100.0, 20), 4326), jsonb_build_object('i', i), 'g' || i
+      await db.sql`insert into ${t} (id, geom, properties, group_id)
+        select 2000 + i, ST_SetSRID(ST_MakePoint(i / 100.0, 20), 4326), jsonb_build_object('i', i), 'g' || i
         from generate_series(1, 500) i`;
       await check(await count());
       await db.sql`update ${t} set geom = ST_SetSRID(ST_MakePoint(1, 1), 4326),
