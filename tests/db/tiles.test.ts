@@ -4,7 +4,7 @@ import { type Geodataset, requireDataset, sqlTable } from '#lib/geodatasets/cata
 import { removeGeodataset } from '#lib/geodatasets/manage.ts';
 import { createRankLevels, overviewName, sqlOverview } from '#lib/geodatasets/rank.ts';
 import { parseReadFilters, sqlWhere } from '#lib/geodatasets/read/filters.ts';
-import { rankLevel, readTile, type Tile } from '#lib/geodatasets/tiles/readTile.ts';
+import { rankLevel, rankRead, readTile, type Tile } from '#lib/geodatasets/tiles/readTile.ts';
 import type { TileAddress, TileSettings } from '#lib/geodatasets/tiles/tileParams.ts';
 import { PREFIX, sqlTileRows } from '#lib/geodatasets/tiles/tileSql.ts';
 import { appendGeodataset, recreateGeodataset } from '#lib/geodatasets/write/write.ts';
@@ -425,6 +425,15 @@ describe('vector tiles: thinning and size guard', () => {
       }
       expect(await rankLevel(db, thin, a, db.sql`true`, 300, 1)).toBe(1);
       expect(await rankLevel(db, thin, a, db.sql`true`, 300, 3)).toBe(1);
+      // At cap 50, level 2 holds the first 100 and its count (100) shows the tile thinned: the statement
+      // does not count the box, and the tile is the whole box's.
+      expect(await rankRead(db, thin, a, db.sql`true`, 50, 3)).toEqual({ level: 2, thinned: true });
+      for (const encoder of encoders()) {
+        const opts = { encoder, settings: { ...settings, maxFeatures: 50 } };
+        const viaLevel = await tile(thin, a, {}, { ...opts, levels: 3 });
+        expect(viaLevel.n).toBe(50);
+        expect(Buffer.compare(viaLevel.tile, (await tile(thin, a, {}, { ...opts, levels: 0 })).tile)).toBe(0);
+      }
       // Level 1 cannot hold 2 × 700 of the tile's features (about 750), nor 700 distinct pixels: the tile
       // is its level-1 candidates thinned, fewer than the whole box's.
       expect(await rankLevel(db, thin, a, db.sql`true`, 700, 3)).toBe(1);

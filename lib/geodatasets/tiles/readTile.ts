@@ -96,8 +96,8 @@ export function featureCap(z: number, maxFeatures: number): number {
  * every level that holds them gives the same tile), or 1. The first probe counts the sparsest useful level
  * (at most that many rows); its count estimates the tile's candidates and names the level to try next,
  * denser one level at a time until one holds enough. A tile that turns out not thinned reads no level.
- * `thinned`: a level's count passed the cap (PREFIX × thinKeep(cap) > cap), so the tile is thinned and
- * need not count its box.
+ * `thinned`: a level's count passed the cap (it can when PREFIX × thinKeep(cap) > cap, as with the
+ * default cap), so the tile is thinned and need not count its box.
  */
 export async function rankRead(
   db: Db,
@@ -115,11 +115,14 @@ export async function rankRead(
   const count = async (level: number) =>
     Number((await sqlLevelCount(db.sql, ds, address, where, level, need))[0]?.c ?? 0);
   const first = await count(k);
-  if (first >= need) return { level: k, thinned: true };
+  if (first >= need) return { level: k, thinned: first > cap };
   const estimate = first / levelShare(k);
   let j = k - 1;
   while (j > 1 && estimate * levelShare(j) < 1.5 * need) j--;
-  for (; j > 1; j--) if ((await count(j)) >= need) return { level: j, thinned: true };
+  for (; j > 1; j--) {
+    const c = await count(j);
+    if (c >= need) return { level: j, thinned: c > cap };
+  }
   // Likely thinned: level 1's count shows it when it passes the cap (the box then need not be counted).
   if (estimate > cap) return { level: 1, thinned: (await count(1)) > cap };
   return { level: 1, thinned: false };
