@@ -269,7 +269,7 @@ export function sqlTileMvt(
         sql`c`,
         sql`false`,
         sql`(select t.* from ${sqlRankSource(sql, ds, level)} t
-             where t.id = any(array(select id from thin where rn <= ${SAMPLE}::int)))`,
+             where t.id = any(array(select id from thin where rn <= ${SAMPLE}::int)) order by t.id)`,
       )} as n
       from (select count(*) as c from thin) thin_count
     ),
