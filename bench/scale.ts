@@ -3,7 +3,8 @@
  * PostGIS server (DATABASE_URL, the database is migrated and a `scale_<n>` layer recreated in it):
  * - seeding: half the points uniform over a continent-size box, half in Gaussian clusters, inserted by
  *   SQL into a layer made by `recreateGeodataset` (the bench measures reads; bench/upload.ts the ingest);
- *   then the ingest's own end steps, timed: the indexes, the rank levels, the extents;
+ *   then the ingest's own end steps, timed: the indexes, the rank levels (the overview and its indexes),
+ *   the extents; the sizes of the table and of its overview;
  * - tiles, SQL alone (`readTile`: its probes and its statement), the densest and a typical tile of each
  *   zoom, median of 3, with bytes, against 300 ms / 50 ms / 500 KB (docs/tiles.md);
  * - the whole layer as GeoJSON (`featureChunks`: short keyset statements), its time, statements and the
@@ -15,7 +16,7 @@ import { loadavg } from 'node:os';
 import { closeDb, createDb, type Db } from '../lib/db/index.ts';
 import { type Geodataset, requireDataset, sqlTable } from '../lib/geodatasets/catalog.ts';
 import { updateExtents } from '../lib/geodatasets/extents.ts';
-import { createRankIndexes } from '../lib/geodatasets/rank.ts';
+import { createRankLevels, overviewName } from '../lib/geodatasets/rank.ts';
 import { parseReadFilters } from '../lib/geodatasets/read/filters.ts';
 import { featureChunks, readFeatureCollection } from '../lib/geodatasets/read/geojson.ts';
 import { readTile } from '../lib/geodatasets/tiles/readTile.ts';
@@ -67,11 +68,15 @@ async function seed(db: Db, n: number): Promise<Geodataset> {
     await db.sql`create index on ${t} using gist (geom)`;
   });
   await db.sql`update geodatasets set num_features = ${n} where id = ${ds.id}`;
-  const rank = await timed(() => createRankIndexes(db.sql, ds.table, n));
+  const rank = await timed(() => createRankLevels(db.sql, ds.table, n));
   await db.sql`analyze ${t}`;
   const extents = await timed(() => updateExtents(db.sql, ds));
+  const [size] = await db.sql`select pg_total_relation_size(${ds.table}::regclass)::bigint as t,
+      coalesce(pg_total_relation_size(to_regclass(${overviewName(ds.table)})), 0)::bigint as o`;
+  const mib = (b: unknown) => `${(Number(b) / 2 ** 20).toFixed(0)} MiB`;
+  console.log(`seed ${n}: table ${mib(size.t)} with its indexes, overview ${mib(size.o)} with its indexes`);
   console.log(
-    `seed ${n}: insert ${(insert.ms / 1000).toFixed(1)} s, geom index ${(index.ms / 1000).toFixed(1)} s, rank levels ${(rank.ms / 1000).toFixed(1)} s, extents ${(extents.ms / 1000).toFixed(1)} s (load ${load()})`,
+    `seed ${n}: insert ${(insert.ms / 1000).toFixed(1)} s, geom index ${(index.ms / 1000).toFixed(1)} s, rank levels (overview, its indexes) ${(rank.ms / 1000).toFixed(1)} s, extents ${(extents.ms / 1000).toFixed(1)} s (load ${load()})`,
   );
   return requireDataset(db.sql, name);
 }

@@ -5,6 +5,7 @@ import { log } from '#lib/log.ts';
 import { assertDatasetName, safeTable, toGeodataset } from './catalog.ts';
 import { updateExtents } from './extents.ts';
 import { computeStoredStats, type StoredStats } from './fieldStats.ts';
+import { dropRankLevels } from './rank.ts';
 
 async function locked(tx: Parameters<Parameters<Db['transaction']>[0]>[0], name: string) {
   const [row] = await tx`select * from geodatasets where name = ${assertDatasetName(name)} for update`;
@@ -18,6 +19,7 @@ export async function removeGeodataset(db: Db, name: string): Promise<void> {
     const ds = await locked(tx, name);
     await tx`delete from geodatasets where id = ${ds.id}`;
     await tx.unsafe(`drop table if exists ${safeTable(ds.table)}`);
+    await dropRankLevels(tx, ds.table);
   });
   // Open maps reload the layers on it (and find them empty).
   await announceDataChange(db, name);

@@ -1,25 +1,22 @@
-import type { Fragment } from '#lib/db/fragments.ts';
+import { type Fragment, sqlIdentifier } from '#lib/db/fragments.ts';
 import type { Queryable } from '#lib/db/index.ts';
-import { safeTable } from './catalog.ts';
+import { type Geodataset, safeTable } from './catalog.ts';
 
 /**
  * Rank levels of a geodataset's features, for tiles that keep a sample of their candidates (docs/tiles.md,
  * "Rank levels"). A feature's rank is `h(id) = (id × 2654435761) mod 2^32`, the thinning order; level k
  * (1..RANK_LEVELS) holds the features with `h(id) < 2^32 / 4^k`, a quarter of the level before it, spread
- * over the layer as the features are. Each level has a partial GiST index on `geom` for exactly that
- * predicate, so a tile reads the first features of its box in rank order through the sparsest level that
- * still holds enough of them, instead of every feature of the box. The predicate is an expression of the
- * id: writes and appends need no rank column; the indexes follow the rows.
+ * over the layer as the features are. The features of level 1 are copied to the layer's overview
+ * (`<table>_ovr`), stored in (level, space) order so that each level's features of a tile lie on a few
+ * pages; each level has a partial GiST index on the overview's `geom` for exactly that predicate. A tile
+ * reads the first features of its box in rank order through the sparsest level that still holds enough of
+ * them, instead of every feature of the box. Statement triggers on the layer's table keep the overview
+ * exact through every write.
  */
 export const RANK_LEVELS = 6;
 
 /** A level is indexed only when the layer puts at least this many features in it. */
 export const MIN_LEVEL_ROWS = 8192;
-
-/** `h(id) < 2^32 / 4^k`, k = 1..RANK_LEVELS, as SQL text (the index predicate). */
-export function rankPredicateText(k: number, column = 'id'): string {
-  return `((${column} * 2654435761::bigint) % 4294967296::bigint) < ${2 ** (32 - 2 * k)}::bigint`;
-}
 
 /**
  * The level-k predicate on `t.id` as a fragment, written with its constant in the SQL text (a bound value
@@ -56,22 +53,39 @@ export function indexedLevels(n: number): number {
   return k;
 }
 
+/** The rank overview of `table` (docs/tiles.md, "Rank overview"): `<table>_ovr`. */
+export function overviewName(table: string): string {
+  return `${safeTable(table)}_ovr`;
+}
+
+/** The dataset's rank overview as a SQL fragment, guarded like its table (`safeTable`). */
+export function sqlOverview(sql: Queryable, ds: Pick<Geodataset, 'table'>): Fragment {
+  return sqlIdentifier(sql, overviewName(ds.table));
+}
+
 /**
- * Creates the missing rank-level indexes of `table` for `n` features (after a load or an append). A level
- * already indexed is kept: found by its name's `_rank<k>_idx` ending, as a recreate's table is renamed
- * with its indexes' names unchanged. Each is a partial GiST index on `geom`.
+ * Makes the rank levels of `table` for `n` features (after a load or an append): its overview, the
+ * features of level 1 in (level, space) order kept exact by triggers, when it has none, and the level
+ * indexes 1..`indexedLevels(n)` it lacks (sql/migrations/0018_tile_rank_overviews.sql,
+ * `geodataset_rank_overview`). A layer too small for a level gets nothing. `levels` overrides the count
+ * (tests: a small layer's levels).
  */
-export async function createRankIndexes(sql: Queryable, table: string, n: number): Promise<void> {
-  const t = safeTable(table);
-  const levels = indexedLevels(n);
+export async function createRankLevels(
+  sql: Queryable,
+  table: string,
+  n: number,
+  levels = indexedLevels(n),
+): Promise<void> {
   if (levels === 0) return;
-  const names = (await sql`select indexname from pg_indexes where tablename = ${table}`).map((r) =>
-    String(r.indexname),
-  );
-  for (let k = 1; k <= levels; k++) {
-    if (names.some((name) => name.endsWith(`_rank${k}_idx`))) continue;
-    await sql.unsafe(
-      `create index ${t}_rank${k}_idx on ${t} using gist (geom) where ${rankPredicateText(k)}`,
-    );
-  }
+  await sql`select geodataset_rank_overview(${safeTable(table)}::text, ${levels}::int)`;
+}
+
+/** Drops the overview of `table` (with the table: a dropped table's triggers go with it, its overview does not). */
+export async function dropRankLevels(sql: Queryable, table: string): Promise<void> {
+  await sql.unsafe(`drop table if exists ${overviewName(table)}`);
+}
+
+/** Renames the overview of `from` with its table (a recreate's swap); none to rename is fine. */
+export async function renameRankLevels(sql: Queryable, from: string, to: string): Promise<void> {
+  await sql.unsafe(`alter table if exists ${overviewName(from)} rename to ${overviewName(to)}`);
 }

@@ -1,10 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { getDb } from '#lib/db/index.ts';
-import type { Geodataset } from '#lib/geodatasets/catalog.ts';
+import { type Geodataset, requireDataset, sqlTable } from '#lib/geodatasets/catalog.ts';
+import { removeGeodataset } from '#lib/geodatasets/manage.ts';
+import { createRankLevels, overviewName, sqlOverview } from '#lib/geodatasets/rank.ts';
 import { parseReadFilters, sqlWhere } from '#lib/geodatasets/read/filters.ts';
-import { rankLevel, readTile, type Tile } from '#lib/geodatasets/tiles/readTile.ts';
+import { rankLevel, rankRead, readTile, type Tile } from '#lib/geodatasets/tiles/readTile.ts';
 import type { TileAddress, TileSettings } from '#lib/geodatasets/tiles/tileParams.ts';
 import { PREFIX, sqlTileRows } from '#lib/geodatasets/tiles/tileSql.ts';
+import { appendGeodataset, recreateGeodataset } from '#lib/geodatasets/write/write.ts';
 import { createFixtureDataset, dropFixtureDataset, type FixtureFeature } from '../fixtures/geodatasets.ts';
 import { getInput } from '../fixtures/getInput.ts';
 import { decodeTile, mercator, pixelCentre, rng, tilePixel } from '../fixtures/tiles.ts';
@@ -389,6 +392,8 @@ describe('vector tiles: thinning and size guard', () => {
     }
     const thin = await createFixtureDataset(db, uniqueName('tiles_thin'), feats);
     try {
+      // The overview and levels 1-3 a large layer would have (this one is too small for them).
+      await createRankLevels(db.sql, thin.table, feats.length, 3);
       const a = { z: 5, x: 17, y: 11 };
       // Independent expectation: candidates in hash order, the first PREFIX × 300 of them, the first point
       // of each pixel, at most 300.
@@ -420,8 +425,41 @@ describe('vector tiles: thinning and size guard', () => {
       }
       expect(await rankLevel(db, thin, a, db.sql`true`, 300, 1)).toBe(1);
       expect(await rankLevel(db, thin, a, db.sql`true`, 300, 3)).toBe(1);
-      // Level 1 cannot hold 2 × 400 of the tile's features: the whole box is read.
-      expect(await rankLevel(db, thin, a, db.sql`true`, 400, 3)).toBe(0);
+      // At cap 50, level 2 holds the first 100 and its count (100) shows the tile thinned: the statement
+      // does not count the box, and the tile is the whole box's.
+      expect(await rankRead(db, thin, a, db.sql`true`, 50, 3)).toEqual({ level: 2, thinned: true });
+      for (const encoder of encoders()) {
+        const opts = { encoder, settings: { ...settings, maxFeatures: 50 } };
+        const viaLevel = await tile(thin, a, {}, { ...opts, levels: 3 });
+        expect(viaLevel.n).toBe(50);
+        expect(Buffer.compare(viaLevel.tile, (await tile(thin, a, {}, { ...opts, levels: 0 })).tile)).toBe(0);
+      }
+      // Level 1 cannot hold 2 × 700 of the tile's features (about 750), nor 700 distinct pixels: the tile
+      // is its level-1 candidates thinned, fewer than the whole box's.
+      expect(await rankLevel(db, thin, a, db.sql`true`, 700, 3)).toBe(1);
+      const level1 = [...feats]
+        .filter((f) => knuth(f.id) < 2 ** 30)
+        .sort((p, q) => knuth(p.id) - knuth(q.id) || p.id - q.id);
+      const seen1 = new Set<string>();
+      const expected1: number[] = [];
+      for (const f of level1) {
+        const key = String(f.properties.cell);
+        if (seen1.has(key)) continue;
+        seen1.add(key);
+        expected1.push(f.id);
+      }
+      expected1.sort((p, q) => p - q);
+      expect(level1.length).toBeLessThan(PREFIX * 700);
+      expect(expected1.length).toBeGreaterThan(300);
+      expect(expected1.length).toBeLessThan(700);
+      for (const encoder of encoders()) {
+        const opts = { encoder, settings: { ...settings, maxFeatures: 700 }, levels: 3 };
+        const t = await tile(thin, a, {}, opts);
+        expect(decodeTile(t.tile)[thin.name].features.map((f) => f.id)).toEqual(expected1);
+        // Without levels (a small layer's tiles) the whole box is ranked: up to the cap.
+        const whole = await tile(thin, a, {}, { ...opts, levels: 0 });
+        expect(whole.n).toBe(700);
+      }
       // A level holding fewer than the first 600 in rank order (level 2: about 190) gives another tile.
       const kept = async (level: number) =>
         (await sqlTileRows(db.sql, thin, a, db.sql`true`, 300, level)).map((r: any) => Number(r.id));
@@ -522,4 +560,106 @@ describe('vector tiles: thinning and size guard', () => {
       await dropFixtureDataset(db, big);
     }
   }, 180_000);
+});
+
+// ------------------------------------------------------------------------------------ rank overview
+describe('vector tiles: the rank overview follows the writes', () => {
+  /** The overview's rows and the layer's level-1 rows (h(id) < 2^30), each column as text. */
+  async function overviewAndLevel1(ds: Geodataset) {
+    const cols = (t: unknown) => db.sql`
+      select id::text, ST_AsText(geom) as g, properties::text as p, start_time::text as s, end_time::text as e,
+             group_id, feature_id
+      from ${t as any} t
+      where ((id * 2654435761::bigint) % 4294967296::bigint) < 1073741824::bigint
+      order by id`;
+    return { overview: await cols(sqlOverview(db.sql, ds)), level1: await cols(sqlTable(db.sql, ds)) };
+  }
+
+  it('an insert, an update (of an id too), a delete and a truncate of the layer keep its overview exact', async () => {
+    const feats: TileFeature[] = [];
+    for (let i = 1; i <= 2000; i++)
+      feats.push({ id: i, geometry: { type: 'Point', coordinates: [i / 100, 10] }, properties: { i } });
+    const layer = await createFixtureDataset(db, uniqueName('tiles_ovr'), feats);
+    try {
+      await createRankLevels(db.sql, layer.table, feats.length, 2);
+      const t = sqlTable(db.sql, layer);
+      const check = async (rows: number) => {
+        const { overview, level1 } = await overviewAndLevel1(layer);
+        expect(level1.length).toBe(rows);
+        expect(overview).toEqual(level1);
+      };
+      const count = async () =>
+        Number(
+          (
+            await db.sql`select count(*)::int as c from ${t}
+              where ((id * 2654435761::bigint) % 4294967296::bigint) < 1073741824::bigint`
+          )[0].c,
+        );
+      await check(await count());
+      expect(await count()).toBeGreaterThan(400);
+      await db.sql`insert into ${t} (id, geom, properties, group_id)
+        select 2000 + i, ST_SetSRID(ST_MakePoint(i / 100.0, 20), 4326), jsonb_build_object('i', i), 'g' || i
+        from generate_series(1, 500) i`;
+      await check(await count());
+      await db.sql`update ${t} set geom = ST_SetSRID(ST_MakePoint(1, 1), 4326),
+        properties = jsonb_build_object('moved', true), start_time = '2024-01-01T00:00:00Z' where id % 3 = 0`;
+      await db.sql`update ${t} set id = id + 100000 where id % 7 = 0`;
+      await check(await count());
+      await db.sql`delete from ${t} where id % 5 = 0`;
+      await check(await count());
+      await db.sql`truncate ${t}`;
+      await check(0);
+    } finally {
+      await dropFixtureDataset(db, layer);
+    }
+  }, 120_000);
+
+  it('a load, a recreate, an append and a removal through the write paths make, keep and drop it', async () => {
+    // 33,000 points: the smallest layers with a rank level (a quarter of them ≥ 8,192).
+    const fc = (n: number, lat: number) => ({
+      type: 'FeatureCollection',
+      features: Array.from({ length: n }, (_, i) => ({
+        type: 'Feature',
+        geometry: { type: 'Point', coordinates: [(i % 1000) / 10, lat + Math.floor(i / 1000) / 100] },
+        properties: { i },
+      })),
+    });
+    const name = uniqueName('tiles_ovr_writes');
+    const tables = async (id: number) =>
+      (await db.sql`select tablename from pg_tables where tablename like ${`gd_${id}_%`} order by 1`).map(
+        (r) => String(r.tablename),
+      );
+    await recreateGeodataset(db, fc(33_000, 0), { name });
+    try {
+      let layer = await requireDataset(db.sql, name);
+      expect(await tables(layer.id)).toEqual([layer.table, overviewName(layer.table)].sort());
+      let { overview, level1 } = await overviewAndLevel1(layer);
+      expect(overview.length).toBeGreaterThan(8192);
+      expect(overview).toEqual(level1);
+      // A recreate swaps the tables: the new overview takes the old one's name, the old one is gone.
+      await recreateGeodataset(db, fc(33_000, 30), { name });
+      layer = await requireDataset(db.sql, name);
+      expect(await tables(layer.id)).toEqual([layer.table, overviewName(layer.table)].sort());
+      ({ overview, level1 } = await overviewAndLevel1(layer));
+      expect(overview).toEqual(level1);
+      expect(overview[0].g).toMatch(/ 3\d/);
+      await appendGeodataset(db, fc(300, 60), { name });
+      ({ overview, level1 } = await overviewAndLevel1(layer));
+      expect(overview).toEqual(level1);
+      expect(overview.some((r) => / 6\d/.test(String(r.g)))).toBe(true);
+      // A thinned tile of it reads the overview.
+      layer = await requireDataset(db.sql, name);
+      const a = tileOf(50, 30.1, 3);
+      expect(await rankLevel(db, layer, a, db.sql`true`, 1000)).toBe(1);
+      for (const encoder of encoders()) {
+        const t = await tile(layer, a, {}, { encoder, settings: { ...settings, maxFeatures: 1000 } });
+        expect(t.n).toBeGreaterThan(500);
+        expect(t.n).toBeLessThanOrEqual(1000);
+      }
+      await removeGeodataset(db, name);
+      expect(await tables(layer.id)).toEqual([]);
+    } finally {
+      await removeGeodataset(db, name).catch(() => {});
+    }
+  }, 300_000);
 });

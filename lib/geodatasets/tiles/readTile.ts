@@ -14,6 +14,7 @@ import {
   keepBySample,
   needsSample,
   PREFIX,
+  type RankRead,
   SAMPLE,
   sqlLevelCount,
   sqlTileMvt,
@@ -61,8 +62,8 @@ export async function readTile(
   const budget = Math.min(settings.maxBytes, HARD_MAX_BYTES);
   let cap = featureCap(address.z, settings.maxFeatures);
   for (;;) {
-    const level = await rankLevel(db, ds, address, where, cap, options.levels);
-    const built = await buildOnce(db, ds, address, where, cap, budget, encoder, level, options.source);
+    const rank = await rankRead(db, ds, address, where, cap, options.levels);
+    const built = await buildOnce(db, ds, address, where, cap, budget, encoder, rank, options.source);
     if (built.bytes <= budget || built.n <= 1) {
       const { base64 } = built;
       return {
@@ -88,13 +89,46 @@ export function featureCap(z: number, maxFeatures: number): number {
 }
 
 /**
- * The sparsest rank level (lib/geodatasets/rank.ts) that holds the first `PREFIX × thinKeep(cap)` candidates of the
- * tile in rank order, which a thinned tile reads instead of its whole box; 0 (every candidate) when no
- * indexed level does, or the tile is likely not thinned. The first probe counts the sparsest useful level
- * (at most that many rows); its count estimates the tile's candidates and names the level to try
- * next, denser one level at a time until one holds enough. The answer is the same at every level that
- * holds enough: the level only decides how much is read.
+ * The rank level (lib/geodatasets/rank.ts) a thinned tile reads its ranked candidates from, in the layer's
+ * overview: 0 (the whole box) for a layer with no levels; else the tile is defined by its level-1
+ * candidates (docs/tiles.md, "Thinning"), and this is the sparsest level that still holds their first
+ * `PREFIX × thinKeep(cap)` in rank order (each level is the start of the one before it in that order, so
+ * every level that holds them gives the same tile), or 1. The first probe counts the sparsest useful level
+ * (at most that many rows); its count estimates the tile's candidates and names the level to try next,
+ * denser one level at a time until one holds enough. A tile that turns out not thinned reads no level.
+ * `thinned`: a level's count passed the cap (it can when PREFIX × thinKeep(cap) > cap, as with the
+ * default cap), so the tile is thinned and need not count its box.
  */
+export async function rankRead(
+  db: Db,
+  ds: Geodataset,
+  address: TileAddress,
+  where: Fragment,
+  cap: number,
+  levels = indexedLevels(ds.numFeatures),
+): Promise<RankRead> {
+  if (levels === 0) return { level: 0, thinned: false };
+  const need = PREFIX * thinKeep(cap);
+  let k = levels;
+  while (k > 1 && ds.numFeatures * levelShare(k) < need) k--;
+  if (k === 1) return { level: 1, thinned: false };
+  const count = async (level: number) =>
+    Number((await sqlLevelCount(db.sql, ds, address, where, level, need))[0]?.c ?? 0);
+  const first = await count(k);
+  if (first >= need) return { level: k, thinned: first > cap };
+  const estimate = first / levelShare(k);
+  let j = k - 1;
+  while (j > 1 && estimate * levelShare(j) < 1.5 * need) j--;
+  for (; j > 1; j--) {
+    const c = await count(j);
+    if (c >= need) return { level: j, thinned: c > cap };
+  }
+  // Likely thinned: level 1's count shows it when it passes the cap (the box then need not be counted).
+  if (estimate > cap) return { level: 1, thinned: (await count(1)) > cap };
+  return { level: 1, thinned: false };
+}
+
+/** `rankRead`'s level. */
 export async function rankLevel(
   db: Db,
   ds: Geodataset,
@@ -103,21 +137,7 @@ export async function rankLevel(
   cap: number,
   levels = indexedLevels(ds.numFeatures),
 ): Promise<number> {
-  const need = PREFIX * thinKeep(cap);
-  let k = levels;
-  while (k > 0 && ds.numFeatures * levelShare(k) < need) k--;
-  if (k === 0) return 0;
-  const count = async (level: number) =>
-    Number((await sqlLevelCount(db.sql, ds, address, where, level, need))[0]?.c ?? 0);
-  const first = await count(k);
-  if (first >= need) return k;
-  const estimate = first / levelShare(k);
-  // Likely not thinned: the tile reads its candidates whole.
-  if (estimate <= cap) return 0;
-  let j = k - 1;
-  while (j > 0 && estimate * levelShare(j) < 1.5 * need) j--;
-  for (; j > 0; j--) if ((await count(j)) >= need) return j;
-  return 0;
+  return (await rankRead(db, ds, address, where, cap, levels)).level;
 }
 
 async function buildOnce(
@@ -128,15 +148,15 @@ async function buildOnce(
   cap: number,
   budget: number,
   encoder: Tile['encoder'],
-  level: number,
+  rank: RankRead,
   source?: string[][],
 ): Promise<{ base64: string; bytes: number; n: number }> {
   if (encoder === 'st_asmvt') {
     // The database answers the protobuf as base64 text: no hex text to decode, no Buffer to re-encode.
-    const [row] = await sqlTileMvt(db.sql, ds, address, where, cap, budget, level, source);
+    const [row] = await sqlTileMvt(db.sql, ds, address, where, cap, budget, rank, source);
     return { base64: String(row?.tile ?? ''), bytes: Number(row?.bytes ?? 0), n: Number(row?.n ?? 0) };
   }
-  const rows = (await sqlTileRows(db.sql, ds, address, where, cap, level, source)) as unknown as TileRow[];
+  const rows = (await sqlTileRows(db.sql, ds, address, where, cap, rank, source)) as unknown as TileRow[];
   const { tile, n } = encodeTile(ds.name, keptByEstimate(ds.name, rows, budget));
   return { base64: tile.toString('base64'), bytes: tile.length, n };
 }

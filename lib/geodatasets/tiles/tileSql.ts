@@ -1,7 +1,7 @@
 import type { Fragment } from '#lib/db/fragments.ts';
 import type { Queryable } from '#lib/db/index.ts';
 import { type Geodataset, sqlTable } from '#lib/geodatasets/catalog.ts';
-import { sqlRankBelow } from '#lib/geodatasets/rank.ts';
+import { sqlOverview, sqlRankBelow } from '#lib/geodatasets/rank.ts';
 import { BUFFER, EXTENT, type TileAddress, tileFilterBounds } from '#lib/geodatasets/tiles/tileParams.ts';
 
 /** Thinning looks at the first PREFIX × keep candidates in hash order (docs/tiles.md). */
@@ -18,6 +18,28 @@ export function thinKeep(maxFeatures: number): number {
   return Math.min(maxFeatures, THIN_KEEP);
 }
 
+/**
+ * Where a thinned tile reads its ranked candidates and kept rows: rank level `level` ≥ 1 from the layer's
+ * overview (its level-1 features, stored together: lib/geodatasets/rank.ts), level 0 from the table.
+ */
+export function sqlRankSource(sql: Queryable, ds: Geodataset, level: number): Fragment {
+  return level > 0 ? sqlOverview(sql, ds) : sqlTable(sql, ds);
+}
+
+/**
+ * How a thinned tile reads its ranked candidates (`rankRead`, lib/geodatasets/tiles/readTile.ts): rank
+ * level `level` (0: the whole box); `thinned` when a level's count already showed more candidates than
+ * the cap, so the statement does not count them again. A bare number is `{ level, thinned: false }`.
+ */
+export interface RankRead {
+  level: number;
+  thinned: boolean;
+}
+
+function rankOf(rank: number | RankRead): RankRead {
+  return typeof rank === 'number' ? { level: rank, thinned: false } : rank;
+}
+
 /** The tile's filter box (the tile grown by the buffer, in lon/lat: `tileFilterBounds`). */
 function sqlFilterBox(sql: Queryable, a: TileAddress): Fragment {
   const f = tileFilterBounds(a);
@@ -25,9 +47,9 @@ function sqlFilterBox(sql: Queryable, a: TileAddress): Fragment {
 }
 
 /**
- * How many of the tile's candidates (filter box and the request's filters) rank level `level` holds, up
- * to `limit` (lib/geodatasets/rank.ts): one statement through that level's partial index, reading at most
- * `limit` rows.
+ * How many of the tile's candidates (filter box and the request's filters) rank level `level` (≥ 1) holds,
+ * up to `limit` (lib/geodatasets/rank.ts): one statement through that level's partial index on the
+ * layer's overview, reading at most `limit` rows.
  */
 export function sqlLevelCount(
   sql: Queryable,
@@ -38,7 +60,7 @@ export function sqlLevelCount(
   limit: number,
 ): Fragment {
   return sql`select count(*)::int as c from (
-      select 1 from ${sqlTable(sql, ds)} t
+      select 1 from ${sqlOverview(sql, ds)} t
       where t.geom && ${sqlFilterBox(sql, a)} and ${sqlRankBelow(sql, level)} and ${where}
       limit ${limit}::int) s`;
 }
@@ -67,10 +89,11 @@ export function idHash(id: number | string | bigint): number {
 /**
  * The common CTEs, ending with `kept` (the features of the tile) ready to select from:
  * - `tile_box`: the tile envelope in 3857, the candidate filter box in 4326, the clip box and the pixel transform;
- * - `candidates`: at most `maxFeatures + 1` candidates (filter box and the request's filters);
+ * - `candidates`: at most `maxFeatures + 1` candidates (filter box and the request's filters); none read
+ *   when `rank.thinned` already showed there are more (`candidate_count` is then `maxFeatures + 1`);
  * - `all_candidates`: those candidates when that is all of them (no thinning needed);
  * - otherwise the thinning: `hash_prefix` takes the first PREFIX × `thinKeep` candidates in hash order
- *   (through rank level `level`: lib/geodatasets/rank.ts), `thinned_ids` keeps the first of them in each
+ *   (through rank level `level` of the overview, `sqlRankSource`), `thinned_ids` keeps the first of them in each
  *   tile pixel (points only) and stops at `thinKeep(maxFeatures)`;
  * - `kept`: `all_candidates`, or the rows of `thinned_ids` (the embedded path's rows; the server path,
  *   `sqlTileMvt`, ranks `thinned_ids` itself and reads back only the rows its byte budget keeps).
@@ -81,9 +104,11 @@ function sqlKept(
   a: TileAddress,
   where: Fragment,
   maxFeatures: number,
-  level: number,
+  rank: RankRead,
 ): Fragment {
+  const { level } = rank;
   const table = sqlTable(sql, ds);
+  const ranked = sqlRankSource(sql, ds, level);
   const scale = EXTENT * 2 ** a.z;
   // Tile pixel of a point in Web Mercator, by closed-form math on lon/lat (no ST_Transform per row).
   const px = sql`floor((ST_X(hash_prefix.geom) + 180) / 360 * ${scale}::float8 - ${a.x * EXTENT}::float8)`;
@@ -98,17 +123,19 @@ function sqlKept(
     ),
     candidates as materialized (
       select t.id, t.geom, t.properties from ${table} t
-      where t.geom && ${sqlFilterBox(sql, a)} and ${where}
+      where ${rank.thinned ? sql`false` : sql`t.geom && ${sqlFilterBox(sql, a)} and ${where}`}
       limit ${maxFeatures + 1}::int
     ),
-    candidate_count as (select count(*) as c from candidates),
+    candidate_count as (
+      ${rank.thinned ? sql`select ${maxFeatures + 1}::bigint as c` : sql`select count(*) as c from candidates`}
+    ),
     all_candidates as (
       select id, geom, properties from candidates
       where (select c from candidate_count) <= ${maxFeatures}::int
     ),
     hash_prefix as (
       select t.id, t.geom, ${sqlIdHash(sql, sql`t.id`)} as h
-      from ${table} t
+      from ${ranked} t
       where (select c from candidate_count) > ${maxFeatures}::int and t.geom && ${sqlFilterBox(sql, a)}
         and ${sqlRankBelow(sql, level)} and ${where}
       order by 3, 1
@@ -132,7 +159,7 @@ function sqlKept(
     kept as (
       select id, geom, properties from all_candidates
       union all
-      select t.id, t.geom, t.properties from ${table} t where t.id = any(array(select id from thinned_ids))
+      select t.id, t.geom, t.properties from ${ranked} t where t.id = any(array(select id from thinned_ids))
     )`;
 }
 
@@ -198,9 +225,11 @@ export function sqlTileMvt(
   where: Fragment,
   maxFeatures: number,
   budget: number,
-  level: number,
+  rankRead: number | RankRead,
   source?: string[][],
 ): Fragment {
+  const rank = rankOf(rankRead);
+  const { level } = rank;
   const mvtRows = (rows: Fragment) => sql`
       select k.id, ST_AsMVTGeom(ST_Transform(k.geom, 3857), tile_box.env, ${EXTENT}::int, ${BUFFER}::int, true) as geom,
              ${sqlAttributes(sql, ds, source)} as attributes
@@ -213,7 +242,7 @@ export function sqlTileMvt(
           select octet_length(ST_AsMVT(q, ${ds.name}::text, ${EXTENT}::int, 'geom', 'id'))
           from (${mvtRows(sample)}) q where q.geom is not null)))))::bigint end`;
   return sql`
-    with ${sqlKept(sql, ds, a, where, maxFeatures, level)},
+    with ${sqlKept(sql, ds, a, where, maxFeatures, rank)},
     -- Not thinned: the candidates, ranked by hash only when the budget needs it.
     all_stats as (
       select c, case when ${thinned} or c <= ${SAMPLE_ABOVE}::int then 0
@@ -239,8 +268,8 @@ export function sqlTileMvt(
       select ${keepN(
         sql`c`,
         sql`false`,
-        sql`(select t.* from ${sqlTable(sql, ds)} t
-             where t.id = any(array(select id from thin where rn <= ${SAMPLE}::int)))`,
+        sql`(select t.* from ${sqlRankSource(sql, ds, level)} t
+             where t.id = any(array(select id from thin where rn <= ${SAMPLE}::int)) order by t.id)`,
       )} as n
       from (select count(*) as c from thin) thin_count
     ),
@@ -253,8 +282,9 @@ export function sqlTileMvt(
             limit case when ${thinned} then 0 else (select n from all_n) end) f
       where not ${thinned} and (select n from all_n) < (select c from all_stats)
       union all
-      select t.id, t.geom, t.properties from ${sqlTable(sql, ds)} t
-      where ${thinned} and t.id = any(array(select id from thin where rn <= (select n from thin_n)))
+      (select t.id, t.geom, t.properties from ${sqlRankSource(sql, ds, level)} t
+       where ${thinned} and t.id = any(array(select id from thin where rn <= (select n from thin_n)))
+       order by t.id)
     )
     select replace(encode(m.tile, 'base64'), chr(10), '') as tile, coalesce(octet_length(m.tile), 0) as bytes, m.n
     from (
@@ -275,11 +305,12 @@ export function sqlTileRows(
   a: TileAddress,
   where: Fragment,
   maxFeatures: number,
-  level: number,
+  rankRead: number | RankRead,
   source?: string[][],
 ): Fragment {
+  const rank = rankOf(rankRead);
   return sql`
-    with ${sqlKept(sql, ds, a, where, maxFeatures, level)}
+    with ${sqlKept(sql, ds, a, where, maxFeatures, rank)}
     select r.id, ST_AsGeoJSON(r.g, 0) as g, r.attributes, r.b,
            (select c from candidate_count) > ${maxFeatures}::int as thinned
     from (

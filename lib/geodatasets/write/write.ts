@@ -11,7 +11,7 @@ import {
 } from '../catalog.ts';
 import { highestId, updateExtents } from '../extents.ts';
 import { mergeStats, StatsAccumulator, type StoredStats } from '../fieldStats.ts';
-import { createRankIndexes } from '../rank.ts';
+import { createRankLevels, dropRankLevels, renameRankLevels } from '../rank.ts';
 import {
   deriveOf,
   type FeatureStream,
@@ -105,7 +105,7 @@ async function writeNewTable(
   const acc = new StatsAccumulator();
   const added = await insertFeatures(tx, table, propertiesType, source, deriveOf(o), acc, tuning);
   await createDatasetIndexes(tx, table);
-  await createRankIndexes(tx, table, added);
+  await createRankLevels(tx, table, added);
   await tx.unsafe(`analyze ${safeTable(table)}`);
   const stats = acc.toStored();
   await tx`
@@ -146,7 +146,9 @@ export async function recreateGeodataset(
     // commit (and waits on the drop's lock) opens the new rows after it instead of a dropped relation.
     const old = safeTable(ds.table);
     await tx.unsafe(`drop table if exists ${old}`);
+    await dropRankLevels(tx, ds.table);
     await tx.unsafe(`alter table ${safeTable(table)} rename to ${old}`);
+    await renameRankLevels(tx, table, ds.table);
     await tx`update geodatasets set table_name = ${old}, version = version + 1 where id = ${ds.id}`;
     return { name: o.name, num_features: added, added };
   });
@@ -177,7 +179,7 @@ export async function appendGeodataset(
     const before = await highestId(tx, ds);
     const added = await insertFeatures(tx, ds.table, ds.propertiesType, source, deriveOf(o), acc, tuning);
     await updateExtents(tx, ds, before, true);
-    await createRankIndexes(tx, ds.table, ds.numFeatures + added);
+    await createRankLevels(tx, ds.table, ds.numFeatures + added);
     const stats = ds.fieldStats && acc ? mergeStats(ds.fieldStats, acc.toStored()) : null;
     const [row] = await tx`
       update geodatasets set
