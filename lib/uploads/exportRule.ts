@@ -15,11 +15,11 @@ export const EXPORT_KIND = 'export_geodataset';
 export const EXPORT_FUNCTION = 'jobExportGeodataset';
 
 /**
- * Layers with more features than this (`EXPORT_ABOVE_FEATURES`, default 1,500,000) are read whole by an
+ * Layers with more features than this (`EXPORT_ABOVE_FEATURES`, default 1,000,000) are read whole by an
  * export job: at the measured rates such a read may not end within the 29 s of one request.
  */
 export function exportAboveFeatures(): number {
-  return envNumber('EXPORT_ABOVE_FEATURES', 1_500_000, { integer: true });
+  return envNumber('EXPORT_ABOVE_FEATURES', 1_000_000, { integer: true });
 }
 
 /**
