@@ -6,12 +6,14 @@ import { getBody, getPath, getQuery } from '#lib/geodatasets/read/getParams.ts';
 import { parseTileAddress, parseTileSource } from '#lib/geodatasets/tiles/tileParams.ts';
 import { endpoint } from '#lib/http/endpoint.ts';
 import { publicBaseUrl } from '#lib/http/headers.ts';
-import { streamedJson } from '#lib/http/largeResponse.ts';
-import { featureCollection, largeAnswer } from '#lib/http/openapi/shapes/geodatasets.ts';
+import { exportAnswer, streamedJson } from '#lib/http/largeResponse.ts';
+import { exportStarted, featureCollection, largeAnswer } from '#lib/http/openapi/shapes/geodatasets.ts';
 import { tileResponse } from '#lib/http/tileResponse.ts';
 import { parseFilterParams } from '#lib/ogc/cql2/filter.ts';
 import { readWithCql2 } from '#lib/ogc/cql2/readFilter.ts';
 import { withQuery } from '#lib/ogc/request.ts';
+import { uploadBucket } from '#lib/uploads/bucket.ts';
+import { exportAboveFeatures, exportInput } from '#lib/uploads/exportRule.ts';
 
 /** The end of the 303's message: how to read the layer in pages by key (docs/geodatasets-read.md, "Paging"). */
 const PAGING_HINT =
@@ -46,6 +48,7 @@ export const handler = endpoint(
           'application/x-protobuf': { type: 'string', contentMediaType: 'application/x-protobuf' },
         },
       },
+      202: exportStarted,
       204: { description: 'An empty tile (with ETag and Cache-Control).' },
       303: largeAnswer,
       304: { description: 'The tile has not changed (If-None-Match).' },
@@ -72,6 +75,18 @@ export const handler = endpoint(
     }
     const options = parseGeojsonOptions(params);
     const ds = await requireDataset(db.sql, layer);
+    // A whole read of a layer too big for one request: an export job the caller follows
+    // (docs/geodatasets-read.md, "Export jobs").
+    const whole = options.limit === undefined && options.after === undefined && filters.id === undefined;
+    if (whole && ds.numFeatures > exportAboveFeatures() && uploadBucket()) {
+      const { findOrStartExport } = await import('#lib/uploads/export.ts');
+      const job = await findOrStartExport(
+        db,
+        exportInput(ds, { ...params, layer: undefined, type: undefined }),
+      );
+      const jobUrl = `${publicBaseUrl(event)}${event.path.replace(/\/geodatasets\/get(\/.*)?$/, '')}/geodatasets/jobs/${job.id}`;
+      return exportAnswer(job, jobUrl, ds.numFeatures, exportAboveFeatures());
+    }
     // The next page's link: this request's own URL (the stage prefix and /api or /API as the caller sent it).
     const self = `${publicBaseUrl(event)}${event.path}`;
     const next = (after: number) => withQuery(self, { ...keptParams(given), after });

@@ -1,7 +1,10 @@
+import { assertAllowed } from '#lib/auth/permissions.ts';
 import { endpoint } from '#lib/http/endpoint.ts';
+import { responseUrlSeconds } from '#lib/http/largeResponse.ts';
 import { ok } from '#lib/http/openapi/describe.ts';
 import { jobAnswer } from '#lib/http/openapi/shapes/geodatasets.ts';
-import { getJob } from '#lib/jobs/jobs.ts';
+import { getJob, type JobView } from '#lib/jobs/jobs.ts';
+import { EXPORT_KIND, exportResultOf } from '#lib/uploads/exportRule.ts';
 
 const path = {
   type: 'object',
@@ -9,11 +12,27 @@ const path = {
   required: ['id'],
 } as const;
 
-/** GET /api/geodatasets/jobs/:id — the state of an async job. */
+/** A finished export's result with a fresh presigned GET of its object (`url`, valid until `expiresAt`). */
+async function withExportUrl(job: JobView): Promise<JobView> {
+  const done = exportResultOf(job);
+  if (!done) return job;
+  const { presignGet } = await import('#lib/uploads/s3.ts');
+  const seconds = responseUrlSeconds();
+  const url = await presignGet(done.key, seconds);
+  const expiresAt = new Date(Date.now() + seconds * 1000).toISOString();
+  return { ...job, result: { ...done, url, expiresAt } };
+}
+
+/**
+ * GET /api/geodatasets/jobs/:id — the state of an async job. Administrators see every job; an export job
+ * (docs/geodatasets-read.md, "Export jobs") is seen by whoever may read layers (the caller of the read
+ * that started it), and once done its result links the GeoJSON.
+ */
 export const handler = endpoint(
-  { auth: 'admin', schema: { path }, responses: ok(jobAnswer) },
-  async ({ path, db }) => ({
-    status: 'success',
-    body: { job: await getJob(db.sql, path.id) },
-  }),
+  { auth: 'viewer', schema: { path }, responses: ok(jobAnswer) },
+  async ({ path, db, principal }) => {
+    const job = await getJob(db.sql, path.id);
+    if (job.kind !== EXPORT_KIND) assertAllowed('admin', principal);
+    return { status: 'success', body: { job: await withExportUrl(job) } };
+  },
 );

@@ -1,6 +1,9 @@
 import { randomUUID } from 'node:crypto';
+import { HttpError } from '#lib/errors.ts';
+import type { JobView } from '#lib/jobs/jobs.ts';
 import { envNumber } from '#lib/settings.ts';
 import { uploadBucket } from '#lib/uploads/bucket.ts';
+import { exportResultOf } from '#lib/uploads/exportRule.ts';
 import { type HttpResponse, rawJson, respond } from './response.ts';
 
 /** `MAX_INLINE_RESPONSE_BYTES`, default 5 MiB (below Lambda's 6 MB response limit). */
@@ -94,5 +97,67 @@ async function seeOther(key: string, bytes: number, limit: number, hint?: string
       expiresAt,
     },
     { headers: { Location: url, 'Cache-Control': 'no-store' } },
+  );
+}
+
+/** Seconds a caller is told to wait before it looks at a running export job again (`Retry-After`). */
+const EXPORT_RETRY_AFTER_S = 5;
+
+/**
+ * The answer of a whole-layer read handed to an export job (docs/geodatasets-read.md, "Export jobs"):
+ * a finished export, 303 to a fresh presigned GET of its object (as an oversized answer's 303); a queued
+ * or running one, 202 with the job's URL in `Location` (`GET /api/geodatasets/jobs/:id`, whose result
+ * links the object once done); a failed one, 503 with its message.
+ */
+export async function exportAnswer(
+  job: JobView,
+  jobUrl: string,
+  features: number,
+  above: number,
+): Promise<HttpResponse> {
+  if (job.state === 'failed') {
+    throw new HttpError(
+      503,
+      `The export of this layer failed (${job.error ?? 'no reason given'}); try again.`,
+    );
+  }
+  const done = exportResultOf(job);
+  if (done) {
+    const { presignGet } = await import('#lib/uploads/s3.ts');
+    const seconds = responseUrlSeconds();
+    const url = await presignGet(done.key, seconds);
+    const expiresAt = new Date(Date.now() + seconds * 1000).toISOString();
+    return respond(
+      303,
+      {
+        status: 'success',
+        message:
+          `The layer's ${done.features} features (${done.bytes} bytes) were exported by job ${job.id}: GET them ` +
+          `from the URL in Location (valid until ${expiresAt}).`,
+        url,
+        bytes: done.bytes,
+        expiresAt,
+      },
+      { headers: { Location: url, 'Cache-Control': 'no-store' } },
+    );
+  }
+  return respond(
+    202,
+    {
+      status: 'success',
+      message:
+        `The layer has ${features} features, more than the ${above} read within one request: job ${job.id} ` +
+        `exports it. Follow the URL in Location (GET /api/geodatasets/jobs/:id) until its state is ` +
+        `'succeeded'; its result's url is the GeoJSON. The same request meanwhile answers this job again.`,
+      url: jobUrl,
+      body: { job: { id: job.id, state: job.state } },
+    },
+    {
+      headers: {
+        Location: jobUrl,
+        'Retry-After': String(EXPORT_RETRY_AFTER_S),
+        'Cache-Control': 'no-store',
+      },
+    },
   );
 }

@@ -11,6 +11,7 @@ const SECONDS: Record<string, number> = {
   'tests/web/configure.test.ts': 45,
   'tests/api/large-answers.test.ts': 40,
   'tests/api/uploads-large.test.ts': 40,
+  'tests/api/geodatasets-export.test.ts': 40,
   'tests/web/viewer.test.ts': 35,
   'tests/api/restart.test.ts': 30,
   'tests/db/tiles.test.ts': 30,

@@ -189,6 +189,19 @@ const jobState = { enum: ['awaiting_upload', 'queued', 'running', 'succeeded', '
 export const jobStarted = successWith({ body: object({ job: object({ id: string, state: jobState }) }) }, [
   'body',
 ]);
+/** 202 of a whole-layer read handed to an export job (docs/geodatasets-read.md, "Export jobs"). */
+export const exportStarted = {
+  description:
+    'The layer has more features than EXPORT_ABOVE_FEATURES: an export job writes the whole GeoJSON to S3. ' +
+    'Location (also `url`) is the job (GET /api/geodatasets/jobs/:id); once it has succeeded its result ' +
+    'holds `url`, a presigned GET of the GeoJSON, and this same request answers 303 to it. ' +
+    'Retry-After: 5. Cache-Control: no-store.',
+  schema: successWith(
+    { message: string, url: string, body: object({ job: object({ id: string, state: jobState }) }) },
+    ['message', 'url', 'body'],
+  ),
+};
+
 export const jobAnswer = successWith(
   {
     body: object({

@@ -1,0 +1,105 @@
+import { randomUUID } from 'node:crypto';
+import type { Db, Queryable } from '#lib/db/index.ts';
+import { HttpError } from '#lib/errors.ts';
+import { invokeAsync } from '#lib/jobs/invoke.ts';
+import { getJob, type JobView } from '#lib/jobs/jobs.ts';
+import { log } from '#lib/log.ts';
+import {
+  EXPORT_FUNCTION,
+  EXPORT_KIND,
+  type ExportInput,
+  type ExportResult,
+  exportReuseSeconds,
+} from './exportRule.ts';
+import { RESPONSES_PREFIX } from './s3.ts';
+import { uploadStream } from './streamUpload.ts';
+
+/**
+ * Whole-layer GeoJSON exports (docs/geodatasets-read.md, "Export jobs"): a read too big to finish inside
+ * one request is written to the upload bucket by an async job (`jobExportGeodataset`) that the caller
+ * follows. One export per layer version and read parameters: a repeated request reuses the running or
+ * finished one. The S3 and Lambda SDKs load with this module: the read function imports it only when a
+ * read is handed over (lib/uploads/exportRule.ts holds the rule it checks first).
+ */
+
+/** Where the export of job `jobId` is written. */
+export function exportObjectKey(jobId: string): string {
+  return `${RESPONSES_PREFIX}exports/${jobId}.json`;
+}
+
+/** The 64-bit advisory lock id of a reuse key (two requests for one export start one job). */
+function lockId(key: string): bigint {
+  return BigInt.asIntN(64, BigInt(`0x${key.slice(0, 16)}`));
+}
+
+/** The job of `input` that a request may follow: queued or running, or finished recently enough. */
+async function reusable(sql: Queryable, key: string): Promise<string | undefined> {
+  const [row] = await sql`
+    select id from jobs
+    where kind = ${EXPORT_KIND} and input->>'key' = ${key}
+      and (state in ('queued', 'running')
+        or (state = 'succeeded' and finished_at > now() - make_interval(secs => ${exportReuseSeconds()})))
+    order by created_at desc
+    limit 1`;
+  return row?.id;
+}
+
+/**
+ * The export job of `input`: the running or recently finished one, else a new one, invoked
+ * asynchronously. A failed export is not reused (the next request starts another). Two requests at once
+ * start one job (an advisory lock on the key, held by the transaction that looks and inserts). When the
+ * job cannot be invoked it is marked failed and the request answered 503.
+ */
+export async function findOrStartExport(db: Db, input: ExportInput): Promise<JobView> {
+  const { id, created } = await db.transaction(async (tx) => {
+    await tx`select pg_advisory_xact_lock(${lockId(input.key).toString()}::bigint)`;
+    const found = await reusable(tx, input.key);
+    if (found) return { id: found, created: false };
+    const id = randomUUID();
+    await tx`
+      insert into jobs (id, kind, name, state, input)
+      values (${id}::uuid, ${EXPORT_KIND}, ${input.layer}, 'queued', ${tx.json(input as any)})`;
+    return { id, created: true };
+  });
+  if (created) {
+    try {
+      await invokeAsync(EXPORT_FUNCTION, { jobId: id });
+    } catch (e) {
+      const message = `The export job could not be started (${(e as Error)?.message ?? e}); try again.`;
+      await db.sql`
+        update jobs set state = 'failed', error = ${message}, finished_at = now()
+        where id = ${id}::uuid and state = 'queued'`;
+      log('error', 'export job not started', { jobId: id, error: String((e as Error)?.message ?? e) });
+      throw new HttpError(503, message);
+    }
+  }
+  return getJob(db.sql, id);
+}
+
+/**
+ * Writes the export of job `jobId`: `pieces` (the FeatureCollection's text) streamed to its object as they
+ * come (a multipart upload, memory about two 5 MiB parts); `features()` tells how many features the
+ * pieces held once they ended. A failed S3 call raises the 503 of `uploadStream`, the job records its
+ * message.
+ */
+export async function writeExport(
+  jobId: string,
+  pieces: AsyncIterable<string>,
+  features: () => number,
+): Promise<ExportResult> {
+  const key = exportObjectKey(jobId);
+  let bytes = 0;
+  async function* counted() {
+    for await (const piece of pieces) {
+      bytes += Buffer.byteLength(piece);
+      yield piece;
+    }
+  }
+  await uploadStream(key, 'application/json; charset=utf-8', counted());
+  return { key, bytes, features: features() };
+}
+
+/** Features written so far, for the job view's `processed` (set by the job as it runs). */
+export async function recordExportProgress(sql: Queryable, jobId: string, processed: number, total: number) {
+  await sql`update jobs set processed = ${processed}, total = ${total} where id = ${jobId}::uuid`;
+}

@@ -1,0 +1,77 @@
+import { createHash } from 'node:crypto';
+import type { Geodataset } from '#lib/geodatasets/catalog.ts';
+import type { JobView } from '#lib/jobs/jobs.ts';
+import { envNumber } from '#lib/settings.ts';
+
+/**
+ * When a whole-layer GeoJSON read is handed to an export job, and what the job is (docs/geodatasets-read.md,
+ * "Export jobs"). No SDK here: the read function checks the rule on every whole read; lib/uploads/export.ts
+ * (S3, Lambda) loads only when a read is handed over.
+ */
+
+/** The job kind of an export (GET /api/geodatasets/jobs/:id shows it). */
+export const EXPORT_KIND = 'export_geodataset';
+/** The async function that runs an export (serverless/geodatasets-read.yml). */
+export const EXPORT_FUNCTION = 'jobExportGeodataset';
+
+/**
+ * Layers with more features than this (`EXPORT_ABOVE_FEATURES`, default 1,000,000) are read whole by an
+ * export job: at the measured rates such a read may not end within the 29 s of one request.
+ */
+export function exportAboveFeatures(): number {
+  return envNumber('EXPORT_ABOVE_FEATURES', 1_000_000, { integer: true });
+}
+
+/**
+ * How long a finished export is reused (`EXPORT_REUSE_SECONDS`, default 12 hours): under the bucket's
+ * one-day expiry of `responses/` (serverless.yml), so a reused export's object still exists.
+ */
+export function exportReuseSeconds(): number {
+  return envNumber('EXPORT_REUSE_SECONDS', 12 * 3600, { integer: true, max: 20 * 3600 });
+}
+
+/** What an export job reads: the layer at one version, with the request's declared parameters. */
+export interface ExportInput {
+  /** The reuse key: layer id, version and table, and the parameters (sorted). */
+  key: string;
+  layer: string;
+  version: number;
+  table: string;
+  params: Record<string, unknown>;
+}
+
+/** A finished export: its object, size in bytes and number of features. */
+export interface ExportResult {
+  key: string;
+  bytes: number;
+  features: number;
+}
+
+function sorted(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(sorted);
+  if (value && typeof value === 'object') {
+    return Object.fromEntries(
+      Object.keys(value as object)
+        .sort()
+        .map((k) => [k, sorted((value as Record<string, unknown>)[k])]),
+    );
+  }
+  return value;
+}
+
+/** The input of the export of `ds` (its current version) read with `params`. */
+export function exportInput(ds: Geodataset, params: Record<string, unknown>): ExportInput {
+  const clean = Object.fromEntries(Object.entries(params).filter(([, v]) => v !== undefined && v !== null));
+  const key = createHash('sha256')
+    .update(JSON.stringify([ds.id, ds.version, ds.table, sorted(clean)]))
+    .digest('hex');
+  return { key, layer: ds.name, version: ds.version, table: ds.table, params: clean };
+}
+
+/** The `{key, bytes, features}` of a finished export job, or undefined. */
+export function exportResultOf(job: JobView): ExportResult | undefined {
+  if (job.kind !== EXPORT_KIND || job.state !== 'succeeded') return undefined;
+  const r = job.result as Partial<ExportResult> | undefined;
+  if (!r || typeof r.key !== 'string') return undefined;
+  return { key: r.key, bytes: Number(r.bytes), features: Number(r.features) };
+}
