@@ -103,7 +103,9 @@ export const COPY_COLUMNS = '(geom, properties, start_time, end_time, group_id, 
 export function copyLine(row: Record<string, unknown>): string | null {
   if (row.x === undefined) return null;
   const geom =
-    row.z === undefined ? `SRID=4326;POINT(${row.x} ${row.y})` : `SRID=4326;POINT Z (${row.x} ${row.y} ${row.z})`;
+    row.z === undefined
+      ? `SRID=4326;POINT(${row.x} ${row.y})`
+      : `SRID=4326;POINT Z (${row.x} ${row.y} ${row.z})`;
   const opt = (v: unknown) => (v === undefined || v === null ? COPY_NULL : copyText(String(v)));
   return `${geom}\t${copyText(JSON.stringify(row.p ?? {}))}\t${opt(row.s)}\t${opt(row.e)}\t${opt(row.gi)}\t${opt(row.fi)}\n`;
 }
@@ -123,6 +125,15 @@ export function isInputError(e: unknown): boolean {
   const code = (e as { code?: string })?.code ?? '';
   return code.startsWith('22') || code === 'XX000';
 }
+
+/**
+ * Features parsed between two turns of the event loop. A stream's features come as microtasks, which run
+ * before any socket event: without a turn, the answer to the batch in the database (and, for COPY, the
+ * server's go-ahead for its data) waited until a whole chunk of the file was parsed, and the database and
+ * the parser took turns instead of working at once (docs/uploads.md, "Ingest at scale").
+ */
+const YIELD_EVERY = 256;
+const ioTurn = () => new Promise<void>((ok) => setImmediate(ok));
 
 /**
  * Validates, derives and inserts every feature of `source` into `table` in batches, accumulating field
@@ -193,9 +204,13 @@ export async function insertFeatures(
 
   try {
     if (isFeatureStream(source)) {
-      for await (const raw of source) if (take(raw)) await cut();
+      for await (const raw of source)
+        if (take(raw)) await cut();
+        else if (index % YIELD_EVERY === 0) await ioTurn();
     } else {
-      for (const raw of source) if (take(raw)) await cut();
+      for (const raw of source)
+        if (take(raw)) await cut();
+        else if (index % YIELD_EVERY === 0) await ioTurn();
     }
     if (pending) await pending;
     pending = null;
