@@ -12,7 +12,8 @@
  * - the whole layer as GeoJSON (`featureChunks`: short keyset statements), its time, statements and the
  *   slowest statement, against the statement timeout;
  * - the last page by `offset` and by `after`.
- * Prints the load average beside the figures. `--reuse` keeps a layer already seeded; `--zooms=0,3,...`.
+ * Prints the load average beside the figures. `--reuse` keeps a layer already seeded; `--zooms=0,3,...`;
+ * `--ingest-only` stops after the ingest figures.
  */
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -193,6 +194,7 @@ async function main() {
         uploader ??= await startUploader(db, URL);
         ds = await uploadSeed(db, seedDb, uploader, n);
       }
+      if (process.argv.includes('--ingest-only')) continue;
       const all = parseReadFilters({});
       console.log(`\n${n} points (load ${load()})`);
       console.log('| tile | SQL alone (limit) | bytes (limit) | features |');

@@ -111,7 +111,8 @@ export class PropertyTypeCounts {
       if (v === null || v === undefined || (typeof v === 'number' && !Number.isFinite(v))) continue;
       const ty = Array.isArray(v) ? 'array' : typeof v;
       const name = ty === 'bigint' ? 'number' : ty;
-      const c = (this.counts[k] ??= {});
+      this.counts[k] ??= {};
+      const c = this.counts[k];
       c[name] = (c[name] ?? 0) + 1;
     }
   }

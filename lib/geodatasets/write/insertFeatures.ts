@@ -172,6 +172,12 @@ export async function insertFeatures(
         : tx.unsafe(text, [rows as any]).then(() => undefined);
     const p = written
       .catch((e) => {
+        // COPY names the line it refused (the last line of the error's context): the feature itself.
+        const line = /(?:^|\n)COPY \S+, line (\d+)/.exec(String((e as { where?: string })?.where ?? ''));
+        if (isInputError(e) && line) {
+          const at = first + Number(line[1]) - 1;
+          throw badRequest(`Feature ${at}: the database refused it (${(e as Error).message}).`);
+        }
         if (isInputError(e)) {
           throw badRequest(
             `Features ${first}-${first + rows.length - 1}: the database refused them (${(e as Error).message}).`,

@@ -185,7 +185,17 @@ export async function appendGeodataset(
     const types = new PropertyTypeCounts();
     const before = await highestId(tx, ds);
     const derive = deriveOf(o);
-    const added = await insertFeatures(tx, ds.table, ds.propertiesType, source, derive, acc, types, tuning, copy);
+    const added = await insertFeatures(
+      tx,
+      ds.table,
+      ds.propertiesType,
+      source,
+      derive,
+      acc,
+      types,
+      tuning,
+      copy,
+    );
     await storeExtents(tx, ds, types, before, true);
     await createRankIndexes(tx, ds.table, ds.numFeatures + added);
     const stats = ds.fieldStats && acc ? mergeStats(ds.fieldStats, acc.toStored()) : null;
