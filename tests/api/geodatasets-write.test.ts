@@ -296,7 +296,9 @@ describe('geodatasets write routes', () => {
       body: fc([pt(1, 1, { a: 1 }), pt(1, 1, { s: 'a\u0000b' })]),
     });
     expect(nul.status).toBe(400);
-    expect(nul.body.message).toMatch(/^(Feature 1: the database refused it|Features 0-1: the database refused them)/);
+    expect(nul.body.message).toMatch(
+      /^(Feature 1: the database refused it|Features 0-1: the database refused them)/,
+    );
     const idx = await call('POST', `/api/geodatasets/append/${name}`, {
       ...admin(),
       body: fc([pt(1, 1), pt(1, 1), { type: 'Feature', geometry: null, properties: {} }]),
