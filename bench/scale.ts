@@ -1,18 +1,27 @@
 /**
- * `npm run bench:scale -- --points=1000000[,4000000]`: a big layer's figures beside their limits, on the
- * PostGIS server (DATABASE_URL, the database is migrated and a `scale_<n>` layer recreated in it):
- * - seeding: half the points uniform over a continent-size box, half in Gaussian clusters, inserted by
- *   SQL into a layer made by `recreateGeodataset` (the bench measures reads; bench/upload.ts the ingest);
- *   then the ingest's own end steps, timed: the indexes, the rank levels (the overview and its indexes),
- *   the extents; the sizes of the table and of its overview;
+ * `npm run bench:scale -- --points=200000,1000000,4000000` (10000000 when asked): a big layer's figures
+ * beside their limits, on the PostGIS server (DATABASE_URL, the database is migrated and a `scale_<n>`
+ * layer recreated in it), ending with one table of every figure beside its limit:
+ * - the ingest (bench/scaleUpload.ts): half the points uniform over a continent-size box, half in
+ *   Gaussian clusters, written to a GeoJSON file and uploaded end to end through the local service as
+ *   `npm run upload` does it; beside it, in the same run, COPY-then-index of the same rows; the private
+ *   memory of the database's processes sampled during each (docs/uploads.md, "Ingest at scale");
+ *   `--seed=sql` inserts the points by SQL instead and times the ingest's end steps alone (the indexes, the rank
+ *   levels: the overview and its indexes, the extents) and prints the sizes of the table and its overview;
  * - tiles, SQL alone (`readTile`: its probes and its statement), the densest and a typical tile of each
  *   zoom, median of 3, with bytes, against 300 ms / 50 ms / 500 KB (docs/tiles.md);
  * - the whole layer as GeoJSON (`featureChunks`: short keyset statements), its time, statements and the
  *   slowest statement, against the statement timeout;
  * - the last page by `offset` and by `after`.
- * Prints the load average beside the figures. `--reuse` keeps a layer already seeded; `--zooms=0,3,...`.
+ * Prints the load average beside the figures. `--reuse` keeps a layer already seeded; `--zooms=0,3,...`;
+ * `--ingest-only` stops after the ingest figures.
  */
-import { loadavg } from 'node:os';
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { loadavg, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { generateToken } from '../lib/auth/tokens.ts';
+import { createUser } from '../lib/auth/users.ts';
 import { closeDb, createDb, type Db } from '../lib/db/index.ts';
 import { type Geodataset, requireDataset, sqlTable } from '../lib/geodatasets/catalog.ts';
 import { updateExtents } from '../lib/geodatasets/extents.ts';
@@ -22,6 +31,8 @@ import { featureChunks, readFeatureCollection } from '../lib/geodatasets/read/ge
 import { readTile } from '../lib/geodatasets/tiles/readTile.ts';
 import { recreateGeodataset } from '../lib/geodatasets/write/write.ts';
 import { prepareDatabase } from '../scripts/devServer.ts';
+import { copyThenIndex, sampleDatabaseMemory, uploadWithCli, writeScaleFile } from './scaleUpload.ts';
+import { type ServiceProcess, startServiceProcess } from './serviceProcess.ts';
 
 const arg = (name: string) => process.argv.find((a) => a.startsWith(`--${name}=`))?.split('=')[1];
 const SIZES = (arg('points') ?? '1000000').split(',').map(Number);
@@ -81,6 +92,79 @@ async function seed(db: Db, n: number): Promise<Geodataset> {
   return requireDataset(db.sql, name);
 }
 
+/** Every figure beside its limit, printed as one table at the end (`summary.add` from each section). */
+const summary: { size: number; figure: string; value: string; limit: string; load: string }[] = [];
+function addFigure(size: number, figure: string, value: string, limit: string) {
+  summary.push({ size, figure, value, limit, load: load() });
+}
+
+function printSummary() {
+  console.log('\n| points | figure | measured | limit | load average |');
+  console.log('|---|---|---|---|---|');
+  for (const r of summary) console.log(`| ${r.size} | ${r.figure} | ${r.value} | ${r.limit} | ${r.load} |`);
+}
+
+/** What the upload seeding needs once per run: the service in its own process, an admin token, a folder. */
+interface Uploader {
+  svc: ServiceProcess;
+  token: string;
+  dir: string;
+}
+
+async function startUploader(db: Db, url: string): Promise<Uploader> {
+  const svc = await startServiceProcess({ databaseUrl: url, env: { LOG_LEVEL: 'warn' } });
+  const user = await createUser(db.sql, {
+    username: `bench_${randomBytes(3).toString('hex')}`,
+    password: randomBytes(12).toString('hex'),
+    role: 'admin',
+  });
+  const token = (await generateToken(db.sql, user.id, { name: 'bench' })).token;
+  return { svc, token, dir: mkdtempSync(join(tmpdir(), 'bench-scale-')) };
+}
+
+/**
+ * The layer of n points by the upload path, timed end to end, beside COPY-then-index of the same rows
+ * (reference first, then the upload), each with the database's private memory sampled (`db` samples,
+ * `seedDb`, without a statement timeout, runs the reference).
+ */
+async function uploadSeed(db: Db, seedDb: Db, up: Uploader, n: number): Promise<Geodataset> {
+  const name = `scale_${n}`;
+  const file = join(up.dir, `${name}.json`);
+  const database = new globalThis.URL(String(URL)).pathname.slice(1);
+  const s = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
+  try {
+    const bytes = await writeScaleFile(file, n);
+    let mem = sampleDatabaseMemory(db, database);
+    const ref = await copyThenIndex(seedDb, n);
+    const refMB = await mem.stop();
+    console.log(
+      `COPY-then-index ${n}: ${s(ref.totalMs)} (COPY ${s(ref.copyMs)}, indexes ${s(ref.indexMs)}, rank levels ${s(ref.rankMs)}), database memory ${refMB.toFixed(0)} MB (load ${load()})`,
+    );
+    mem = sampleDatabaseMemory(db, database);
+    const ms = await uploadWithCli(up.svc.url, up.token, file, name);
+    const upMB = await mem.stop();
+    const ratio = ms / ref.totalMs;
+    console.log(
+      `upload ${n} (${(bytes / 1e6).toFixed(0)} MB file) end to end: ${s(ms)}, ${ratio.toFixed(2)}x COPY-then-index, database memory ${upMB.toFixed(0)} MB (load ${load()})`,
+    );
+    addFigure(
+      n,
+      'upload end to end ÷ COPY-then-index',
+      `${s(ms)} ÷ ${s(ref.totalMs)} = ${ratio.toFixed(2)}`,
+      '≤ 2',
+    );
+    addFigure(
+      n,
+      'database memory during the upload (RssAnon of its processes; COPY-then-index)',
+      `${upMB.toFixed(0)} MB (${refMB.toFixed(0)} MB)`,
+      '≤ 300 MB',
+    );
+  } finally {
+    rmSync(file, { force: true });
+  }
+  return requireDataset(db.sql, name);
+}
+
 /** The densest and a typical (median non-empty) tile of zoom z, by counting a 1/64 sample of the points. */
 async function tilesOf(db: Db, ds: Geodataset, z: number) {
   const t = sqlTable(db.sql, ds);
@@ -103,12 +187,19 @@ async function main() {
   // Seeding a big layer runs statements longer than the service's timeout; the reads keep it.
   const seedDb = createDb({ url: URL, max: 1, statementTimeoutMs: 0 });
   const timeout = Number(process.env.STATEMENT_TIMEOUT_MS ?? 25000);
+  let uploader: Uploader | undefined;
   try {
     for (const n of SIZES) {
       const kept = process.argv.includes('--reuse')
         ? await requireDataset(db.sql, `scale_${n}`).catch(() => undefined)
         : undefined;
-      const ds = kept?.numFeatures === n ? kept : await seed(seedDb, n);
+      let ds = kept?.numFeatures === n ? kept : undefined;
+      if (!ds && arg('seed') === 'sql') ds = await seed(seedDb, n);
+      if (!ds) {
+        uploader ??= await startUploader(db, URL);
+        ds = await uploadSeed(db, seedDb, uploader, n);
+      }
+      if (process.argv.includes('--ingest-only')) continue;
       const all = parseReadFilters({});
       console.log(`\n${n} points (load ${load()})`);
       console.log('| tile | SQL alone (limit) | bytes (limit) | features |');
@@ -152,7 +243,10 @@ async function main() {
         `last page of 1000: offset ${byOffset.ms.toFixed(0)} ms, after ${byKey.ms.toFixed(0)} ms (load ${load()})`,
       );
     }
+    printSummary();
   } finally {
+    await uploader?.svc.stop();
+    if (uploader) rmSync(uploader.dir, { recursive: true, force: true });
     await db.end();
     await seedDb.end();
     await closeDb();

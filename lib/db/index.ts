@@ -39,6 +39,11 @@ export interface Db {
     select?: Record<string, string>,
   ): Promise<number>;
   capabilities(): Promise<Capabilities>;
+  /**
+   * COPY FROM STDIN works here (a PostGIS server through postgres.js); false or absent on the embedded
+   * database (its socket front does not carry COPY) and the Data API: writes then insert their batches.
+   */
+  copyIn?: boolean;
   end(): Promise<void>;
 }
 
@@ -119,6 +124,7 @@ export function createDb(options: DbOptions = {}): Db {
     sql,
     transaction: <T>(fn: (tx: TxSql) => Promise<T>) => sql.begin(fn as any) as Promise<T>,
     insertRows,
+    copyIn: !embedded,
     capabilities() {
       caps ??= probe(sql, embedded).catch((e) => {
         caps = undefined;

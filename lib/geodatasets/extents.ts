@@ -95,6 +95,64 @@ export async function updateExtents(
     where id = ${ds.id}`;
 }
 
+/**
+ * The property type counts of the extents, counted in JavaScript as a write's features pass (the same
+ * pass as the field statistics): per top-level property, the non-null values of each JSON type, as
+ * `jsonb_typeof` names them. Its memory grows with the distinct property names, not with the rows, and
+ * the database reads no row's properties for them.
+ */
+export class PropertyTypeCounts {
+  readonly counts: Record<string, Record<string, number>> = {};
+
+  add(properties: Record<string, unknown>): void {
+    for (const k in properties) {
+      const v = properties[k];
+      // (a number JSON cannot hold is stored as null, as JSON.stringify writes it)
+      if (v === null || v === undefined || (typeof v === 'number' && !Number.isFinite(v))) continue;
+      const ty = Array.isArray(v) ? 'array' : typeof v;
+      const name = ty === 'bigint' ? 'number' : ty;
+      this.counts[k] ??= {};
+      const c = this.counts[k];
+      c[name] = (c[name] ?? 0) + 1;
+    }
+  }
+}
+
+/**
+ * The extents of a write whose property types were counted as its rows went in (`PropertyTypeCounts`):
+ * the box and time range of the rows with id above `afterId` in one statement (constant memory: three
+ * aggregates over the rows), stored in the catalog row as `updateExtents` does.
+ */
+export async function storeExtents(
+  sql: Queryable,
+  ds: Pick<Geodataset, 'id' | 'table'>,
+  types: PropertyTypeCounts,
+  afterId = 0,
+  widen = false,
+): Promise<void> {
+  const t = sqlTable(sql, ds);
+  const [x] = await sql`
+    select array[ST_XMin(e), ST_YMin(e), ST_XMax(e), ST_YMax(e)] as bbox, tmin, tmax from (
+      select ST_Extent(geom)::box2d as e, least(min(start_time), min(end_time)) as tmin,
+             greatest(max(start_time), max(end_time)) as tmax
+      from ${t} where id > ${afterId}::bigint) a`;
+  let out = extentsOf({
+    extent_bbox: x.bbox?.every((v: unknown) => v !== null) ? x.bbox : null,
+    time_min: x.tmin,
+    time_max: x.tmax,
+    property_types: types.counts,
+  });
+  if (widen) {
+    const [row] =
+      await sql`select extent_bbox, time_min, time_max, property_types from geodatasets where id = ${ds.id}`;
+    out = mergeExtents(extentsOf(row ?? {}), out);
+  }
+  await sql`
+    update geodatasets set extent_bbox = ${out.bbox}::float8[], time_min = ${out.timeMin}::timestamptz,
+      time_max = ${out.timeMax}::timestamptz, property_types = ${out.propertyTypes ? sql.json(out.propertyTypes) : null}
+    where id = ${ds.id}`;
+}
+
 /** `base` widened by `more`: the union of the boxes and time ranges, the type counts added. */
 export function mergeExtents(base: Extents, more: Extents): Extents {
   const a = base.bbox;

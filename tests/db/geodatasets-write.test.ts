@@ -1,6 +1,7 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { getDb } from '#lib/db/index.ts';
 import { findDataset, requireDataset } from '#lib/geodatasets/catalog.ts';
+import { updateExtents } from '#lib/geodatasets/extents.ts';
 import { appendGeodataset, recreateGeodataset } from '#lib/geodatasets/write/write.ts';
 import { uniqueName } from '../helpers.ts';
 
@@ -66,5 +67,63 @@ describe('recreate and append (lib)', () => {
     const ds = (await findDataset(db.sql, name))!;
     expect(ds.version).toBe(v1 + 1);
     expect(ds.fieldStats).toEqual({ v: { type: 'number', min: 1, max: 3, sum: 4, sumsq: 10, count: 2 } });
+  });
+});
+
+describe('point batches by COPY (Db.copyIn) store what INSERT stores', () => {
+  const tricky = () =>
+    fc([
+      pt(1e-7, -2.5, { s: 'tab\there, newline\nthere, back\\slash \\N, cr\r', g: 'g\\1\t', n: 1e21 }),
+      pt(10, 20.000001, { z: true }),
+      pt(-179.999999, 89.5, { arr: [1, 'two', null], obj: { k: 'v' }, nul: null, t: '2024-03-01T00:00:00Z' }),
+      pt(0, 0, null),
+      pt(5, 6, { uni: 'é 漢字 \u2028', t: '2023-12-31T23:59:59.5Z', id: 'a\\b' }),
+    ]);
+  const catalog = async (name: string) =>
+    (
+      await db.sql`select extent_bbox, time_min, time_max, property_types, field_stats, num_features
+        from geodatasets where name = ${name}`
+    )[0];
+  const opts = { startProp: 't', groupIdProp: 'g', featureIdProp: 'id' };
+
+  it('the same rows, extents and stats either way, and the extents a recount from the rows gives', async () => {
+    const a = uniqueName('gdcopy');
+    const b = uniqueName('gdins');
+    // On the embedded database there is no COPY: both writes insert, and the comparison with the recount stays.
+    await recreateGeodataset(db, tricky(), { name: a, ...opts }, { copy: db.copyIn === true });
+    await recreateGeodataset(db, tricky(), { name: b, ...opts }, { copy: false });
+    const ra = await rows(a);
+    expect(ra.map(({ id, ...r }) => r)).toEqual((await rows(b)).map(({ id, ...r }) => r));
+    expect(JSON.parse(ra[0].props)).toEqual((tricky().features[0] as { properties: unknown }).properties);
+    expect(ra[0].group_id).toBe('g\\1\t');
+    expect(ra[1].wkt).toBe('POINT(10 20.000001)');
+    expect(ra[4].feature_id).toBe('a\\b');
+    const ca = await catalog(a);
+    expect(ca).toEqual(await catalog(b));
+    expect(ca.property_types.arr).toEqual({ array: 1 });
+    expect(ca.property_types.nul).toBeUndefined();
+    // The counts made as the rows went in equal the database's own count of the stored rows.
+    const ds = await requireDataset(db.sql, a);
+    await updateExtents(db.sql, ds);
+    expect(await catalog(a)).toEqual(ca);
+    // An append widens them the same way.
+    await appendGeodataset(db, tricky(), { name: a, ...opts }, { copy: db.copyIn === true });
+    const widened = await catalog(a);
+    await updateExtents(db.sql, ds);
+    expect(await catalog(a)).toEqual(widened);
+    expect(widened.property_types.z).toEqual({ boolean: 2 });
+  });
+
+  it('a value the database refuses is a 400 naming the feature (COPY) or its batch, and nothing is kept', async () => {
+    const name = uniqueName('gdcopy');
+    await expect(
+      recreateGeodataset(db, fc([pt(1, 2), pt(3, 4, { bad: 'nul \u0000 char' })]), { name }),
+    ).rejects.toMatchObject({
+      statusCode: 400,
+      message: expect.stringMatching(
+        db.copyIn ? /^Feature 1: the database refused it/ : /^Features 0-1: the database refused them/,
+      ),
+    });
+    expect(await findDataset(db.sql, name)).toBeUndefined();
   });
 });

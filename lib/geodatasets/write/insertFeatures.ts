@@ -1,6 +1,7 @@
 import type { TxSql } from '#lib/db/index.ts';
 import { badRequest } from '#lib/errors.ts';
 import { assertDatasetName, safeTable } from '../catalog.ts';
+import type { PropertyTypeCounts } from '../extents.ts';
 import type { StatsAccumulator } from '../fieldStats.ts';
 import { type Derive, deriveColumns, splitProps } from './derived.ts';
 import { featureSource } from './lazyGeojson.ts';
@@ -84,6 +85,41 @@ export function toRow(geometry: Record<string, unknown>, properties: Record<stri
   return { g: geometry, p: properties };
 }
 
+/** `text` for a COPY text-format column: backslash, tab, newline and carriage return escaped. */
+function copyText(text: string): string {
+  return text.replace(/[\\\t\n\r]/g, (c) => COPY_ESCAPES[c]);
+}
+const COPY_ESCAPES: Record<string, string> = { '\\': '\\\\', '\t': '\\t', '\n': '\\n', '\r': '\\r' };
+
+const COPY_NULL = '\\N';
+
+/** The columns a COPY batch fills, in the order of `copyLine`'s fields. */
+export const COPY_COLUMNS = '(geom, properties, start_time, end_time, group_id, feature_id)';
+
+/**
+ * A row of `toRow` + `deriveColumns` as one line of COPY text, when its geometry is a point (EWKT from its
+ * numbers, which `validateFeature` checked finite); null for any other geometry (inserted as GeoJSON).
+ */
+export function copyLine(row: Record<string, unknown>): string | null {
+  if (row.x === undefined) return null;
+  const geom =
+    row.z === undefined
+      ? `SRID=4326;POINT(${row.x} ${row.y})`
+      : `SRID=4326;POINT Z (${row.x} ${row.y} ${row.z})`;
+  const opt = (v: unknown) => (v === undefined || v === null ? COPY_NULL : copyText(String(v)));
+  return `${geom}\t${copyText(JSON.stringify(row.p ?? {}))}\t${opt(row.s)}\t${opt(row.e)}\t${opt(row.gi)}\t${opt(row.fi)}\n`;
+}
+
+/** One COPY FROM STDIN of `lines` into `table` (an identifier from our catalog), in the transaction `tx`. */
+async function copyBatch(tx: TxSql, table: string, lines: string[]): Promise<void> {
+  const w = await tx.unsafe(`copy ${safeTable(table)} ${COPY_COLUMNS} from stdin`).writable();
+  await new Promise<void>((ok, fail) => {
+    w.on('error', fail);
+    w.on('finish', ok);
+    w.end(lines.join(''));
+  });
+}
+
 /** Database errors that mean "this input cannot be stored" (bad text in JSON, geometry PostGIS refuses). */
 export function isInputError(e: unknown): boolean {
   const code = (e as { code?: string })?.code ?? '';
@@ -91,9 +127,21 @@ export function isInputError(e: unknown): boolean {
 }
 
 /**
- * Validates, derives and inserts every feature of `source` into `table` in batches of `json_to_recordset`
- * rows, accumulating field statistics in the same pass. While one batch is in the database the next one
- * is parsed. Throws 400 naming the feature index on the first invalid feature.
+ * Features parsed between two turns of the event loop. A stream's features come as microtasks, which run
+ * before any socket event: without a turn, the answer to the batch in the database (and, for COPY, the
+ * server's go-ahead for its data) waited until a whole chunk of the file was parsed, and the database and
+ * the parser took turns instead of working at once (docs/uploads.md, "Ingest at scale").
+ */
+const YIELD_EVERY = 256;
+const ioTurn = () => new Promise<void>((ok) => setImmediate(ok));
+
+/**
+ * Validates, derives and inserts every feature of `source` into `table` in batches, accumulating field
+ * statistics and the property type counts of the extents in the same pass. With `copy` (a PostGIS server
+ * through postgres.js: `Db.copyIn`) a batch of points is one COPY FROM STDIN of EWKT lines, the
+ * database's cheapest load (docs/uploads.md, "Ingest at scale"); any other batch is one INSERT of
+ * `json_to_recordset` rows. While one batch is in the database the next one is parsed. Throws 400 naming
+ * the feature index on the first invalid feature.
  */
 export async function insertFeatures(
   tx: TxSql,
@@ -102,7 +150,9 @@ export async function insertFeatures(
   source: Iterable<unknown> | FeatureStream,
   derive: Derive,
   stats: StatsAccumulator | null,
+  types: PropertyTypeCounts | null,
   tuning: WriteTuning,
+  copy = false,
 ): Promise<number> {
   const size = Math.max(1, tuning.batchSize ?? DEFAULT_BATCH);
   // Small first batches start the database early; sizes then double up to `size`.
@@ -115,10 +165,19 @@ export async function insertFeatures(
 
   const flush = (rows: Record<string, unknown>[], first: number): Promise<void> => {
     const n = ++batchNo;
-    const p = tx
-      .unsafe(text, [rows as any])
-      .then(() => undefined)
+    const lines = copy ? rows.map(copyLine) : [];
+    const written =
+      copy && lines.every((l) => l !== null)
+        ? copyBatch(tx, table, lines as string[])
+        : tx.unsafe(text, [rows as any]).then(() => undefined);
+    const p = written
       .catch((e) => {
+        // COPY names the line it refused (the last line of the error's context): the feature itself.
+        const line = /(?:^|\n)COPY \S+, line (\d+)/.exec(String((e as { where?: string })?.where ?? ''));
+        if (isInputError(e) && line) {
+          const at = first + Number(line[1]) - 1;
+          throw badRequest(`Feature ${at}: the database refused it (${(e as Error).message}).`);
+        }
         if (isInputError(e)) {
           throw badRequest(
             `Features ${first}-${first + rows.length - 1}: the database refused them (${(e as Error).message}).`,
@@ -135,6 +194,7 @@ export async function insertFeatures(
   const take = (raw: unknown): boolean => {
     const { geometry, properties } = validateFeature(raw, index);
     stats?.add(properties);
+    types?.add(properties);
     const row: Record<string, unknown> = toRow(geometry, properties);
     deriveColumns(properties, derive, row);
     batch.push(row);
@@ -150,9 +210,13 @@ export async function insertFeatures(
 
   try {
     if (isFeatureStream(source)) {
-      for await (const raw of source) if (take(raw)) await cut();
+      for await (const raw of source)
+        if (take(raw)) await cut();
+        else if (index % YIELD_EVERY === 0) await ioTurn();
     } else {
-      for (const raw of source) if (take(raw)) await cut();
+      for (const raw of source)
+        if (take(raw)) await cut();
+        else if (index % YIELD_EVERY === 0) await ioTurn();
     }
     if (pending) await pending;
     pending = null;

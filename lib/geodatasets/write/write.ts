@@ -9,7 +9,7 @@ import {
   tableNameFor,
   toGeodataset,
 } from '../catalog.ts';
-import { highestId, updateExtents } from '../extents.ts';
+import { highestId, PropertyTypeCounts, storeExtents } from '../extents.ts';
 import { mergeStats, StatsAccumulator, type StoredStats } from '../fieldStats.ts';
 import { createRankLevels, dropRankLevels, renameRankLevels } from '../rank.ts';
 import {
@@ -42,6 +42,8 @@ export interface WriteTuning {
   batchSize?: number;
   /** Storage of a newly created table's properties (default jsonb; json only for legacy-data tests). */
   propertiesType?: 'json' | 'jsonb';
+  /** Point batches by COPY (default: `Db.copyIn`); false keeps every batch an INSERT (tests compare both). */
+  copy?: boolean;
   /** Called after each batch is inserted, inside the transaction (tests force failures here). */
   afterBatch?: (batchNumber: number, tx: TxSql) => Promise<void> | void;
 }
@@ -82,12 +84,13 @@ async function lockOrCreate(
   source: Iterable<unknown> | FeatureStream,
   o: Required<WriteOptions>,
   tuning: WriteTuning,
+  copy: boolean,
 ): Promise<Geodataset | WriteResult> {
   const ds = await lockDataset(tx, o.name);
   if (ds) return ds;
   const r = await reserveDataset(tx, o.name);
   if (!r.created) return r.ds;
-  const { added } = await writeNewTable(tx, r.id, r.table, source, o, tuning);
+  const { added } = await writeNewTable(tx, r.id, r.table, source, o, tuning, copy);
   return { name: o.name, num_features: added, added };
 }
 
@@ -99,11 +102,14 @@ async function writeNewTable(
   source: Iterable<unknown> | FeatureStream,
   o: Required<WriteOptions>,
   tuning: WriteTuning,
+  copy: boolean,
 ): Promise<{ added: number; stats: StoredStats }> {
   const propertiesType = tuning.propertiesType ?? 'jsonb';
   await createDatasetTable(tx, table, propertiesType);
   const acc = new StatsAccumulator();
-  const added = await insertFeatures(tx, table, propertiesType, source, deriveOf(o), acc, tuning);
+  const types = new PropertyTypeCounts();
+  const derive = deriveOf(o);
+  const added = await insertFeatures(tx, table, propertiesType, source, derive, acc, types, tuning, copy);
   await createDatasetIndexes(tx, table);
   await createRankLevels(tx, table, added);
   await tx.unsafe(`analyze ${safeTable(table)}`);
@@ -115,7 +121,7 @@ async function writeNewTable(
       group_id_prop = ${o.groupIdProp}, feature_id_prop = ${o.featureIdProp},
       field_stats = ${tx.json(stats as any)}, updated_at = now()
     where id = ${id}`;
-  await updateExtents(tx, { id, table, propertiesType });
+  await storeExtents(tx, { id, table }, types);
   return { added, stats };
 }
 
@@ -136,12 +142,13 @@ export async function recreateGeodataset(
 ): Promise<WriteResult> {
   const o = normalizeOptions(opts);
   const source = sourceOf(geojson);
+  const copy = tuning.copy ?? db.copyIn === true;
   const result = await db.transaction(async (tx) => {
-    const found = await lockOrCreate(tx, source, o, tuning);
+    const found = await lockOrCreate(tx, source, o, tuning, copy);
     if ('added' in found) return found;
     const ds = found;
     const table = tableNameFor(ds.id, ds.version + 1);
-    const { added } = await writeNewTable(tx, ds.id, table, source, o, tuning);
+    const { added } = await writeNewTable(tx, ds.id, table, source, o, tuning, copy);
     // The swap: the new table takes the old one's name, so a reader that looked the name up before the
     // commit (and waits on the drop's lock) opens the new rows after it instead of a dropped relation.
     const old = safeTable(ds.table);
@@ -171,14 +178,27 @@ export async function appendGeodataset(
 ): Promise<WriteResult> {
   const o = normalizeOptions(opts);
   const source = sourceOf(geojson);
+  const copy = tuning.copy ?? db.copyIn === true;
   const result = await db.transaction(async (tx) => {
-    const found = await lockOrCreate(tx, source, o, tuning);
+    const found = await lockOrCreate(tx, source, o, tuning, copy);
     if ('added' in found) return found;
     const ds = found;
     const acc = ds.fieldStats ? new StatsAccumulator() : null;
+    const types = new PropertyTypeCounts();
     const before = await highestId(tx, ds);
-    const added = await insertFeatures(tx, ds.table, ds.propertiesType, source, deriveOf(o), acc, tuning);
-    await updateExtents(tx, ds, before, true);
+    const derive = deriveOf(o);
+    const added = await insertFeatures(
+      tx,
+      ds.table,
+      ds.propertiesType,
+      source,
+      derive,
+      acc,
+      types,
+      tuning,
+      copy,
+    );
+    await storeExtents(tx, ds, types, before, true);
     await createRankLevels(tx, ds.table, ds.numFeatures + added);
     const stats = ds.fieldStats && acc ? mergeStats(ds.fieldStats, acc.toStored()) : null;
     const [row] = await tx`
