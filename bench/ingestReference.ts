@@ -4,11 +4,8 @@
  */
 import type { Db } from '../lib/db/index.ts';
 import { createDatasetIndexes, createDatasetTable, safeTable } from '../lib/geodatasets/catalog.ts';
+import { copyRows, copyText } from './copyRows.ts';
 import { points } from './data.ts';
-
-function copyText(s: string): string {
-  return s.replace(/\\/g, '\\\\').replace(/\t/g, '\\t').replace(/\n/g, '\\n').replace(/\r/g, '\\r');
-}
 
 /** The reference: COPY of the same rows (geometry, properties, start_time, group_id) into an indexed table. */
 export async function copyReference(db: Db, count: number): Promise<number> {
@@ -17,28 +14,14 @@ export async function copyReference(db: Db, count: number): Promise<number> {
   await createDatasetTable(db.sql, table);
   await createDatasetIndexes(db.sql, table);
   const t0 = performance.now();
-  const w = await db.sql
-    .unsafe(`copy ${table} (geom, properties, start_time, group_id) from stdin`)
-    .writable();
-  let buf: string[] = [];
-  const flush = () =>
-    new Promise<void>((ok, fail) => {
-      const chunk = buf.join('');
-      buf = [];
-      w.write(chunk, (e) => (e ? fail(e) : ok()));
-    });
-  for (const f of points(count, 1)) {
-    const [x, y] = f.geometry.coordinates as number[];
-    const p = f.properties;
-    buf.push(`SRID=4326;POINT(${x} ${y})\t${copyText(JSON.stringify(p))}\t${p.t}\t${copyText(p.g)}\n`);
-    if (buf.length === 5000) await flush();
-  }
-  await flush();
-  await new Promise<void>((ok, fail) => {
-    w.on('finish', ok);
-    w.on('error', fail);
-    w.end();
-  });
+  const lines = function* () {
+    for (const f of points(count, 1)) {
+      const [x, y] = f.geometry.coordinates as number[];
+      const p = f.properties;
+      yield `SRID=4326;POINT(${x} ${y})\t${copyText(JSON.stringify(p))}\t${p.t}\t${copyText(p.g)}\n`;
+    }
+  };
+  await copyRows(db, `copy ${table} (geom, properties, start_time, group_id) from stdin`, lines());
   const ms = performance.now() - t0;
   await db.sql.unsafe(`drop table ${table}`);
   return ms;

@@ -11,6 +11,7 @@ import { readFile } from 'node:fs/promises';
 import type { Db } from '../lib/db/index.ts';
 import { createDatasetIndexes, createDatasetTable, safeTable } from '../lib/geodatasets/catalog.ts';
 import { createRankLevels, dropRankLevels } from '../lib/geodatasets/rank.ts';
+import { copyRows, copyText } from './copyRows.ts';
 import { random } from './data.ts';
 
 /** The derived columns the upload sets (and the reference fills the same way). */
@@ -112,10 +113,6 @@ export function sampleDatabaseMemory(db: Db, database: string) {
   };
 }
 
-function copyText(s: string): string {
-  return s.replace(/\\/g, '\\\\').replace(/\t/g, '\\t').replace(/\n/g, '\\n').replace(/\r/g, '\\r');
-}
-
 export interface ReferenceTimes {
   copyMs: number;
   indexMs: number;
@@ -135,24 +132,11 @@ export async function copyThenIndex(db: Db, n: number): Promise<ReferenceTimes> 
   await dropRankLevels(db.sql, table);
   await createDatasetTable(db.sql, table);
   const t0 = performance.now();
-  const w = await db.sql.unsafe(`copy ${t} (geom, properties, start_time, group_id) from stdin`).writable();
-  let buf: string[] = [];
-  const flush = () =>
-    new Promise<void>((ok, fail) => {
-      const chunk = buf.join('');
-      buf = [];
-      w.write(chunk, (e) => (e ? fail(e) : ok()));
-    });
-  for (const q of scalePoints(n)) {
-    buf.push(`SRID=4326;POINT(${q.x} ${q.y})\t${copyText(JSON.stringify(q.p))}\t${q.p.t}\t${q.p.g}\n`);
-    if (buf.length === 5000) await flush();
-  }
-  await flush();
-  await new Promise<void>((ok, fail) => {
-    w.on('finish', ok);
-    w.on('error', fail);
-    w.end();
-  });
+  const lines = function* () {
+    for (const q of scalePoints(n))
+      yield `SRID=4326;POINT(${q.x} ${q.y})\t${copyText(JSON.stringify(q.p))}\t${q.p.t}\t${q.p.g}\n`;
+  };
+  await copyRows(db, `copy ${t} (geom, properties, start_time, group_id) from stdin`, lines());
   const t1 = performance.now();
   await createDatasetIndexes(db.sql, table);
   const t2 = performance.now();

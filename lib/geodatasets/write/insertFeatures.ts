@@ -86,7 +86,7 @@ export function toRow(geometry: Record<string, unknown>, properties: Record<stri
 }
 
 /** `text` for a COPY text-format column: backslash, tab, newline and carriage return escaped. */
-function copyText(text: string): string {
+export function copyText(text: string): string {
   return text.replace(/[\\\t\n\r]/g, (c) => COPY_ESCAPES[c]);
 }
 const COPY_ESCAPES: Record<string, string> = { '\\': '\\\\', '\t': '\\t', '\n': '\\n', '\r': '\\r' };
