@@ -211,6 +211,12 @@ async function main() {
           ['typical', typical, 50],
         ] as const) {
           const r = await median(3, () => readTile(db, ds, a, db.sql`true`));
+          addFigure(
+            n,
+            `z${z} ${kind} tile ${a.z}/${a.x}/${a.y}, SQL alone (bytes)`,
+            `${r.ms.toFixed(0)} ms (${r.value.bytes} B)`,
+            `≤ ${limit} ms (≤ 500000 B)`,
+          );
           console.log(
             `| z${z} ${kind} ${a.z}/${a.x}/${a.y} | ${r.ms.toFixed(0)} ms (${limit}) | ${r.value.bytes} (500000) | ${r.value.n} |`,
           );
@@ -229,6 +235,12 @@ async function main() {
           bytes += Buffer.byteLength(c.text);
         }
       });
+      addFigure(
+        n,
+        'whole layer as short keyset statements: time (slowest statement)',
+        `${(whole.ms / 1000).toFixed(1)} s (${slowest.toFixed(0)} ms)`,
+        `slowest < ${timeout} ms; over EXPORT_ABOVE_FEATURES an export job (bench:export)`,
+      );
       console.log(
         `whole layer: ${(whole.ms / 1000).toFixed(1)} s, ${(bytes / 2 ** 20).toFixed(0)} MiB in ${statements} statements, slowest ${slowest.toFixed(0)} ms (statement timeout ${timeout} ms) (load ${load()})`,
       );
@@ -238,6 +250,12 @@ async function main() {
       );
       const byKey = await median(3, () =>
         readFeatureCollection(db.sql, ds, all, { offset: 0, after: Number(max) - 1000, limit: 1000 }),
+      );
+      addFigure(
+        n,
+        'last page of 1,000: by offset (by after)',
+        `${byOffset.ms.toFixed(0)} ms (${byKey.ms.toFixed(0)} ms)`,
+        'after: flat with the size',
       );
       console.log(
         `last page of 1000: offset ${byOffset.ms.toFixed(0)} ms, after ${byKey.ms.toFixed(0)} ms (load ${load()})`,
