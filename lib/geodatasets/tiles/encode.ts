@@ -16,8 +16,6 @@ export interface TileRow {
   attributes: Record<string, unknown> | string | null;
   /** The feature's size bound (`sqlSizeBound`), for the size guard. */
   b?: number | string;
-  /** Whether the tile's candidates were thinned (the same on every row), for the size guard. */
-  thinned?: boolean;
 }
 
 type Pos = number[];

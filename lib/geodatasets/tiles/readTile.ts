@@ -167,7 +167,7 @@ async function buildOnce(
  */
 function keptByEstimate(layer: string, rows: TileRow[], budget: number): TileRow[] {
   const bound = rows.reduce((sum, r) => sum + Number(r.b ?? 0), 0);
-  if (!needsSample(rows.length, bound, budget, rows[0]?.thinned === true)) return rows;
+  if (!needsSample(rows.length, bound, budget)) return rows;
   const ranked = rows
     .map((r) => ({ r, h: idHash(r.id) }))
     .sort((p, q) => p.h - q.h || Number(p.r.id) - Number(q.r.id))

@@ -39,7 +39,7 @@ export function tileEtag(
   const h = createHash('sha256')
     .update(
       JSON.stringify([
-        'mvt5',
+        'mvt6',
         ds.id,
         ds.table,
         ds.version,

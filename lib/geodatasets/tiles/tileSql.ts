@@ -134,7 +134,7 @@ function sqlKept(
       where (select c from candidate_count) <= ${maxFeatures}::int
     ),
     hash_prefix as (
-      select t.id, t.geom, ${sqlIdHash(sql, sql`t.id`)} as h
+      select t.id, t.geom, ${sqlIdHash(sql, sql`t.id`)} as h, ${sqlSizeBound(sql, sql`t`)} as b
       from ${ranked} t
       where (select c from candidate_count) > ${maxFeatures}::int and t.geom && ${sqlFilterBox(sql, a)}
         and ${sqlRankBelow(sql, level)} and ${where}
@@ -142,10 +142,10 @@ function sqlKept(
       limit ${PREFIX * thinKeep(maxFeatures)}::int
     ),
     thinned_ids as (
-      select id, h from (
-        select distinct on (pixel_key) id, h
+      select id, h, b from (
+        select distinct on (pixel_key) id, h, b
         from (
-          select hash_prefix.id, hash_prefix.h,
+          select hash_prefix.id, hash_prefix.h, hash_prefix.b,
                  case when GeometryType(hash_prefix.geom) = 'POINT'
                       then (least(greatest(${px}, -256), 4400)::bigint + 256) * 8192 + (least(greatest(${py}, -256), 4400)::bigint + 256)
                       else -hash_prefix.id end as pixel_key
@@ -189,9 +189,9 @@ function sqlAttributes(sql: Queryable, ds: Geodataset, source?: string[][]): Fra
 
 /**
  * The size guard's estimate (docs/tiles.md), one rule for both encoders. A tile of `count` kept features
- * keeps them all when `count ≤ SAMPLE_ABOVE`, or when it was not thinned and `bound`, the sum over them of
- * their stored sizes (`sqlSizeBound`), is within the budget: a feature's MVT encoding is smaller than its
- * stored row. Otherwise the first SAMPLE features in hash order are encoded, `sampleBytes`, and the tile
+ * keeps them all when `count ≤ SAMPLE_ABOVE`, or when `bound`, the sum over them of their stored sizes
+ * (`sqlSizeBound`; a thinned tile's from its ranked rows), is within the budget: a feature's MVT encoding
+ * is smaller than its stored row. Otherwise the first SAMPLE features in hash order are encoded, `sampleBytes`, and the tile
  * keeps its first ⌊0.9 · budget · SAMPLE / sampleBytes⌋ features in hash order (all of them if that is
  * more). One encoding of a large tile instead of one over the budget and a second below it.
  */
@@ -200,8 +200,8 @@ export const SAMPLE_ABOVE = 1024;
 /** Bytes added per feature to `sqlSizeBound`: an MVT feature's own fields (id, type, tag and geometry headers). */
 export const FEATURE_OVERHEAD = 24;
 
-export function needsSample(count: number, bound: number, budget: number, thinned: boolean): boolean {
-  return count > SAMPLE_ABOVE && (thinned || bound > budget);
+export function needsSample(count: number, bound: number, budget: number): boolean {
+  return count > SAMPLE_ABOVE && bound > budget;
 }
 
 export function keepBySample(count: number, sampleBytes: number, budget: number): number {
@@ -260,18 +260,17 @@ export function sqlTileMvt(
     -- Thinned: the kept ids in hash order, their rows read back for the first n only. (The prefix's sort
     -- carries no more columns than it needs: one more can push its top-N heap past work_mem.)
     thin as materialized (
-      select id, row_number() over (order by h, id) as rn from thinned_ids where ${thinned}
+      select id, b, row_number() over (order by h, id) as rn from thinned_ids where ${thinned}
     ),
-    -- A thinned tile is sampled without a size bound: its rows are not read yet, and reading them all
-    -- for the bound costs more than the sample.
+    -- A thinned tile's bound comes from its ranked rows' sizes (read with the ranking, \`hash_prefix\`).
     thin_n as (
       select ${keepN(
         sql`c`,
-        sql`false`,
+        sql`b <= ${budget}::float8`,
         sql`(select t.* from ${sqlRankSource(sql, ds, level)} t
              where t.id = any(array(select id from thin where rn <= ${SAMPLE}::int)) order by t.id)`,
       )} as n
-      from (select count(*) as c from thin) thin_count
+      from (select count(*) as c, coalesce(sum(b), 0) as b from thin) thin_count
     ),
     chosen as (
       select id, geom, properties from candidates
@@ -296,7 +295,7 @@ export function sqlTileMvt(
 
 /**
  * Embedded path: rows `{id, g (GeoJSON text in tile pixels, null or empty when nothing is left of it), attributes,
- * b (its size bound, `sqlSizeBound`), thinned}` ordered by id: every kept feature, as the size guard counts
+ * b (its size bound, `sqlSizeBound`)}` ordered by id: every kept feature, as the size guard counts
  * them.
  */
 export function sqlTileRows(
@@ -311,8 +310,7 @@ export function sqlTileRows(
   const rank = rankOf(rankRead);
   return sql`
     with ${sqlKept(sql, ds, a, where, maxFeatures, rank)}
-    select r.id, ST_AsGeoJSON(r.g, 0) as g, r.attributes, r.b,
-           (select c from candidate_count) > ${maxFeatures}::int as thinned
+    select r.id, ST_AsGeoJSON(r.g, 0) as g, r.attributes, r.b
     from (
       select k.id, ${sqlSizeBound(sql, sql`k`)} as b,
              ST_RemoveRepeatedPoints(ST_SnapToGrid(ST_Affine(ST_ClipByBox2D(ST_Transform(k.geom, 3857), tile_box.clip),
