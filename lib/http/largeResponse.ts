@@ -1,9 +1,8 @@
 import { randomUUID } from 'node:crypto';
-import { HttpError } from '#lib/errors.ts';
 import type { JobView } from '#lib/jobs/jobs.ts';
 import { envNumber } from '#lib/settings.ts';
 import { uploadBucket } from '#lib/uploads/bucket.ts';
-import { exportResultOf } from '#lib/uploads/exportRule.ts';
+import { exportResultOf, exportRetrySeconds } from '#lib/uploads/exportRule.ts';
 import { type HttpResponse, rawJson, respond } from './response.ts';
 
 /** `MAX_INLINE_RESPONSE_BYTES`, default 5 MiB (below Lambda's 6 MB response limit). */
@@ -116,9 +115,16 @@ export async function exportAnswer(
   above: number,
 ): Promise<HttpResponse> {
   if (job.state === 'failed') {
-    throw new HttpError(
+    // The failure answers the same read until EXPORT_RETRY_SECONDS after it (lib/uploads/export.ts).
+    const ended = job.finishedAt ? Date.parse(job.finishedAt) : Date.now();
+    const wait = Math.max(1, Math.ceil((ended + exportRetrySeconds() * 1000 - Date.now()) / 1000));
+    return respond(
       503,
-      `The export of this layer failed (${job.error ?? 'no reason given'}); try again.`,
+      {
+        status: 'failure',
+        message: `The export of this layer failed (${job.error ?? 'no reason given'}); try again in ${wait} s.`,
+      },
+      { headers: { 'Retry-After': String(wait), 'Cache-Control': 'no-store' } },
     );
   }
   const done = exportResultOf(job);

@@ -9,6 +9,7 @@ import {
   EXPORT_KIND,
   type ExportInput,
   type ExportResult,
+  exportRetrySeconds,
   exportReuseSeconds,
 } from './exportRule.ts';
 import { RESPONSES_PREFIX } from './s3.ts';
@@ -32,13 +33,17 @@ function lockId(key: string): bigint {
   return BigInt.asIntN(64, BigInt(`0x${key.slice(0, 16)}`));
 }
 
-/** The job of `input` that a request may follow: queued or running, or finished recently enough. */
+/**
+ * The job of `input` that a request may follow: queued or running, succeeded recently enough, or failed
+ * within `EXPORT_RETRY_SECONDS` (the read then answers its failure).
+ */
 async function reusable(sql: Queryable, key: string): Promise<string | undefined> {
   const [row] = await sql`
     select id from jobs
     where kind = ${EXPORT_KIND} and input->>'key' = ${key}
       and (state in ('queued', 'running')
-        or (state = 'succeeded' and finished_at > now() - make_interval(secs => ${exportReuseSeconds()})))
+        or (state = 'succeeded' and finished_at > now() - make_interval(secs => ${exportReuseSeconds()}))
+        or (state = 'failed' and finished_at > now() - make_interval(secs => ${exportRetrySeconds()})))
     order by created_at desc
     limit 1`;
   return row?.id;
@@ -46,7 +51,8 @@ async function reusable(sql: Queryable, key: string): Promise<string | undefined
 
 /**
  * The export job of `input`: the running or recently finished one, else a new one, invoked
- * asynchronously. A failed export is not reused (the next request starts another). Two requests at once
+ * asynchronously. A failed export is reused for `EXPORT_RETRY_SECONDS` (the read answers its failure),
+ * then the next request starts another. Two requests at once
  * start one job (an advisory lock on the key, held by the transaction that looks and inserts). When the
  * job cannot be invoked it is marked failed and the request answered 503.
  */

@@ -30,6 +30,15 @@ export function exportReuseSeconds(): number {
   return envNumber('EXPORT_REUSE_SECONDS', 12 * 3600, { integer: true, max: 20 * 3600 });
 }
 
+/**
+ * How long a failed export answers for its read (`EXPORT_RETRY_SECONDS`, default 60; 0: never): within
+ * it the same read answers 503 with the failure and `Retry-After`, so a read that keeps failing starts at
+ * most one job a minute, however often it is sent.
+ */
+export function exportRetrySeconds(): number {
+  return envNumber('EXPORT_RETRY_SECONDS', 60, { integer: true, zero: true, max: 3600 });
+}
+
 /** What an export job reads: the layer at one version, with the request's declared parameters. */
 export interface ExportInput {
   /** The reuse key: layer id, version and table, and the parameters (sorted). */

@@ -2,8 +2,6 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { getDb } from '#lib/db/index.ts';
 import { requireDataset } from '#lib/geodatasets/catalog.ts';
 import { appendGeodataset, recreateGeodataset } from '#lib/geodatasets/write/write.ts';
-import { exportAnswer } from '#lib/http/largeResponse.ts';
-import { toErrorResult } from '#lib/http/middleware/errorResponse.ts';
 import { createJob, getJob } from '#lib/jobs/jobs.ts';
 import { EXPORT_KIND, exportInput } from '#lib/uploads/exportRule.ts';
 import { handler as exportJob } from '../../functions/jobs/exportGeodataset.ts';
@@ -178,7 +176,8 @@ describe('an export whose storage fails', () => {
     process.env.S3_ENDPOINT = big.s3Endpoint;
     process.env.UPLOAD_BUCKET = 'no-such-bucket-for-exports';
     const ds = await requireDataset(db.sql, name);
-    const job = await createJob(db.sql, EXPORT_KIND, name, exportInput(ds, { _source: 'n' }) as any);
+    const input = exportInput(ds, { _source: 'n' });
+    const job = await createJob(db.sql, EXPORT_KIND, name, input as any);
     const out = await exportJob({ jobId: job.id });
     expect(out).toMatchObject({ jobId: job.id, state: 'failed' });
     const failed = await getJob(db.sql, job.id);
@@ -190,17 +189,29 @@ describe('an export whose storage fails', () => {
     expect(seen.status).toBe(200);
     expect(seen.body.body.job).toMatchObject({ state: 'failed', error: expect.stringMatching(/storage/) });
 
-    // The answer of a read that meets a failed export: 503 in our shape.
-    const err = await exportAnswer(failed, 'http://x/api/geodatasets/jobs/x', N, ABOVE).catch((e) => e);
-    const result = toErrorResult(err, 'test');
-    expect(result.statusCode).toBe(503);
-    expect(JSON.parse(result.body)).toMatchObject({
-      status: 'failure',
-      message: expect.stringMatching(/storage/),
-    });
+    // The same read, sent again and again within EXPORT_RETRY_SECONDS (60), answers the failure: 503 in
+    // our shape with Retry-After, and starts no other job.
+    const read = `/api/geodatasets/get?layer=${name}&_source=n`;
+    for (let i = 0; i < 3; i++) {
+      const r = await onBig(read);
+      expect(r.status, r.text.slice(0, 300)).toBe(503);
+      expect(r.body).toMatchObject({
+        status: 'failure',
+        message: expect.stringMatching(/storage.*try again in \d+ s/),
+      });
+      const wait = Number(r.headers.get('retry-after'));
+      expect(wait).toBeGreaterThanOrEqual(1);
+      expect(wait).toBeLessThanOrEqual(60);
+    }
+    const [{ n }] =
+      await db.sql`select count(*)::int as n from jobs where kind = ${EXPORT_KIND} and name = ${name}
+      and input->>'key' = ${input.key}`;
+    expect(n).toBe(1);
 
-    // A failed export is not reused: the same read starts another one (which the working service completes).
-    const again = started(await onBig(`/api/geodatasets/get?layer=${name}&_source=n`));
+    // Once that time has passed (the failure aged in the database), the same read starts another export,
+    // which the working service completes.
+    await db.sql`update jobs set finished_at = now() - interval '61 seconds' where id = ${job.id}::uuid`;
+    const again = started(await onBig(read));
     expect(again.id).not.toBe(job.id);
     expect((await finished(again.location)).state).toBe('succeeded');
   });

@@ -201,13 +201,13 @@ describe('uploads: presign → PUT → ObjectCreated → ingest job', () => {
     expect(r3.status).toBe(400);
     expect(r3.body.message).toMatch(/'size'/);
     const r4 = await call('POST', '/api/geodatasets/upload', {
-      body: { name: 'ok', size: 1024 ** 3 + 1 },
+      body: { name: 'ok', size: 2 * 1024 ** 3 + 1 },
       ...admin(),
     });
     expect(r4.status).toBe(413);
     expect(r4.body).toEqual({
       status: 'failure',
-      message: 'The file (1073741825 bytes) is larger than the upload limit of 1073741824 bytes.',
+      message: 'The file (2147483649 bytes) is larger than the upload limit of 2147483648 bytes.',
     });
     const r5 = await call('POST', '/api/geodatasets/upload', { body: { name: 'ok' }, base: apiUrlLocal() });
     expect(r5.status).toBe(401);
