@@ -145,12 +145,13 @@ const answered = new Promise((resolve, reject) => {
   req.on('response', resolve);
   req.on('error', reject);
 });
-const put = await Promise.all([
-  pipeline(createReadStream(file, { highWaterMark: 1 << 20 }), counter, req),
-  answered,
-])
-  .then(([, res]) => res)
-  .catch((e) => fail(`\nThe upload failed: ${e.cause?.message ?? e.message}`, 1));
+const sending = pipeline(createReadStream(file, { highWaterMark: 1 << 20 }), counter, req);
+const put = await answered.catch((e) => fail(`\nThe upload failed: ${e.message}`, 1));
+// A refusal may come before the whole file went (an expired URL: 403); its answer says more than the
+// broken pipe that follows it.
+await sending.catch((e) => {
+  if (put.statusCode >= 200 && put.statusCode < 300) fail(`\nThe upload failed: ${e.message}`, 1);
+});
 let putText = '';
 for await (const chunk of put) putText += chunk;
 if (tty && !quiet) process.stderr.write('\n');
