@@ -4,7 +4,7 @@ import { type Geodataset, requireDataset, sqlTable } from '#lib/geodatasets/cata
 import { removeGeodataset } from '#lib/geodatasets/manage.ts';
 import { createRankLevels, overviewName, sqlOverview } from '#lib/geodatasets/rank.ts';
 import { parseReadFilters, sqlWhere } from '#lib/geodatasets/read/filters.ts';
-import { rankLevel, rankRead, readTile, type Tile } from '#lib/geodatasets/tiles/readTile.ts';
+import { rankRead, readTile, type Tile } from '#lib/geodatasets/tiles/readTile.ts';
 import type { TileAddress, TileSettings } from '#lib/geodatasets/tiles/tileParams.ts';
 import { PREFIX, sqlTileRows } from '#lib/geodatasets/tiles/tileSql.ts';
 import { appendGeodataset, recreateGeodataset } from '#lib/geodatasets/write/write.ts';
@@ -423,8 +423,8 @@ describe('vector tiles: thinning and size guard', () => {
         const ranked = await tile(thin, a, {}, { ...opts, levels: 1 });
         expect(Buffer.compare(ranked.tile, one.tile)).toBe(0);
       }
-      expect(await rankLevel(db, thin, a, db.sql`true`, 300, 1)).toBe(1);
-      expect(await rankLevel(db, thin, a, db.sql`true`, 300, 3)).toBe(1);
+      expect((await rankRead(db, thin, a, db.sql`true`, 300, 1)).level).toBe(1);
+      expect((await rankRead(db, thin, a, db.sql`true`, 300, 3)).level).toBe(1);
       // At cap 50, level 2 holds the first 100 and its count (100) shows the tile thinned: the statement
       // does not count the box, and the tile is the whole box's.
       expect(await rankRead(db, thin, a, db.sql`true`, 50, 3)).toEqual({ level: 2, thinned: true });
@@ -436,7 +436,7 @@ describe('vector tiles: thinning and size guard', () => {
       }
       // Level 1 cannot hold 2 × 700 of the tile's features (about 750), nor 700 distinct pixels: the tile
       // is its level-1 candidates thinned, fewer than the whole box's.
-      expect(await rankLevel(db, thin, a, db.sql`true`, 700, 3)).toBe(1);
+      expect((await rankRead(db, thin, a, db.sql`true`, 700, 3)).level).toBe(1);
       const level1 = [...feats]
         .filter((f) => knuth(f.id) < 2 ** 30)
         .sort((p, q) => knuth(p.id) - knuth(q.id) || p.id - q.id);
@@ -664,7 +664,7 @@ describe('vector tiles: the rank overview follows the writes', () => {
       // A thinned tile of it reads the overview.
       layer = await requireDataset(db.sql, name);
       const a = tileOf(50, 30.1, 3);
-      expect(await rankLevel(db, layer, a, db.sql`true`, 1000)).toBe(1);
+      expect((await rankRead(db, layer, a, db.sql`true`, 1000)).level).toBe(1);
       for (const encoder of encoders()) {
         const t = await tile(layer, a, {}, { encoder, settings: { ...settings, maxFeatures: 1000 } });
         expect(t.n).toBeGreaterThan(500);

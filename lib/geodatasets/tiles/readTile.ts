@@ -128,18 +128,6 @@ export async function rankRead(
   return { level: 1, thinned: false };
 }
 
-/** `rankRead`'s level. */
-export async function rankLevel(
-  db: Db,
-  ds: Geodataset,
-  address: TileAddress,
-  where: Fragment,
-  cap: number,
-  levels = indexedLevels(ds.numFeatures),
-): Promise<number> {
-  return (await rankRead(db, ds, address, where, cap, levels)).level;
-}
-
 async function buildOnce(
   db: Db,
   ds: Geodataset,
