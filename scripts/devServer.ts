@@ -24,6 +24,8 @@ export interface ServiceOptions {
   /** A PostgreSQL/PostGIS server; without it the embedded database under `dataDir` is started. */
   databaseUrl?: string;
   dataDir?: string;
+  /** `prepareDataFolder(dataDir)` already under way (scripts/start.mjs starts it before its build). */
+  dataFolderReady?: Promise<void>;
   /** Extra environment for the functions (AUTH, SESSION_TTL_MS, ...). */
   env?: Record<string, string>;
   /** Also print serverless-offline's output (it is always kept: `logLines()`). */
@@ -89,14 +91,16 @@ export const OFFLINE_ARGS = [
 
 /**
  * Prepares the database (embedded or server) and applies migrations (those already applied are skipped);
- * returns its URL. `at`: the embedded database's port and password, chosen beforehand.
+ * returns its URL. `at`: the embedded database's port and password, chosen beforehand; `folderReady`: the
+ * data folder's preparation already under way.
  */
 export async function prepareDatabase(
   databaseUrl: string | undefined,
   dataDir: string | undefined,
   at?: { port: number; password: string },
+  folderReady?: Promise<void>,
 ): Promise<{ url: string; embedded: EmbeddedDatabase | null }> {
-  const embedded = databaseUrl ? null : await startEmbedded(dataDir, at?.port, at?.password);
+  const embedded = databaseUrl ? null : await startEmbedded(dataDir, at?.port, at?.password, folderReady);
   const url = databaseUrl ?? embedded!.url;
   const db = createDb({ url, max: 1 });
   try {
@@ -227,7 +231,12 @@ export async function startService(options: ServiceOptions = {}): Promise<Runnin
   const at = options.databaseUrl ? undefined : { port: await freePort(), password: newPassword() };
   const databaseUrl = options.databaseUrl ?? embeddedUrl(at!.port, at!.password);
   let embedded: EmbeddedDatabase | null = null;
-  const databaseReady = prepareDatabase(options.databaseUrl, options.dataDir, at).then((d) => {
+  const databaseReady = prepareDatabase(
+    options.databaseUrl,
+    options.dataDir,
+    at,
+    options.dataFolderReady,
+  ).then((d) => {
     embedded = d.embedded;
     timings.database = Date.now() - started;
   });
@@ -498,6 +507,8 @@ export interface DevServerOptions {
   buildMs?: number | null;
   /** Called on SIGINT/SIGTERM before the service stops (scripts/start.mjs: esbuild's watch). */
   onStop?: () => unknown;
+  /** The embedded data folder's preparation, started before the build (scripts/start.mjs). */
+  dataFolderReady?: Promise<void>;
 }
 
 /** `npm start`: runs until SIGINT/SIGTERM; scripts/start.mjs restarts the service after each rebuild under `npm run dev`. */
@@ -511,6 +522,7 @@ export async function runDevServer(o: DevServerOptions = {}): Promise<RunningSer
     websocketPort: Number(process.env.WEBSOCKET_PORT) || port - 2,
     databaseUrl: process.env.DATABASE_URL || undefined,
     dataDir,
+    dataFolderReady: o.dataFolderReady,
     verbose: true,
     echoStartup: routes,
     s3Dir: process.env.S3_DIR ?? '.data/s3',

@@ -5,11 +5,31 @@
 // `npm run dev` (`--watch`): the same, and on every save esbuild's watch mode rebuilds and serverless-offline
 // is restarted once the rebuild ends (debounced). docs/connections.md says why serverless-offline's
 // reload-handler flag is not used.
+import { resolve } from 'node:path';
 import * as esbuild from 'esbuild';
+import { prepareDataFolder } from '../lib/db/embedded/dataFolder.mjs';
 import { buildLocal, buildLocalIfChanged, LOCAL_LOCATION, localBuildOptions } from './build.mjs';
 
 const watch = process.argv.includes('--watch');
 const started = Date.now();
+// Until the service is up (runDevServer then stops it), Ctrl-C or SIGTERM ends this process and the initdb
+// process below at once.
+const stopEarly = new AbortController();
+const onEarlySignal = (signal) => {
+  stopEarly.abort();
+  process.exit(signal === 'SIGINT' ? 130 : 143);
+};
+process.once('SIGINT', onEarlySignal);
+process.once('SIGTERM', onEarlySignal);
+// On the embedded database, a new data folder's initdb (several seconds, in a process of its own) runs while
+// the local build is made (docs/connections.md, "The embedded database's first start").
+const dataDir = process.env.DATA_DIR ?? '.data/pglite';
+const dataFolderReady =
+  process.env.DATABASE_URL || dataDir.startsWith('memory://')
+    ? undefined
+    : prepareDataFolder(resolve(dataDir), stopEarly.signal);
+// Awaited by the database's start; marked handled here so a failure before that is not an unhandled rejection.
+dataFolderReady?.catch(() => {});
 let ctx;
 let buildMs = null;
 let onRebuilt = () => {};
@@ -37,7 +57,9 @@ if (watch) {
   buildMs = await buildLocalIfChanged();
 }
 const { runDevServer } = await import(`../${LOCAL_LOCATION}/dist/scripts/devServer.js`);
-const svc = await runDevServer({ started, buildMs, onStop: () => ctx?.dispose() });
+const svc = await runDevServer({ started, buildMs, dataFolderReady, onStop: () => ctx?.dispose() });
+process.off('SIGINT', onEarlySignal);
+process.off('SIGTERM', onEarlySignal);
 let restarting = Promise.resolve();
 let queued = false;
 onRebuilt = () => {

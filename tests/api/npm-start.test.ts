@@ -1,5 +1,5 @@
 import { type ChildProcess, spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -32,15 +32,15 @@ interface Started {
   output: () => string;
 }
 
-/** Runs `node scripts/start.mjs` in a process group of its own; resolves once its screen is complete. */
-async function npmStart(): Promise<Started> {
+/** `node scripts/start.mjs` in a process group of its own, on the data folder `data` (default: this file's). */
+async function spawnStart(data = join(dataDir, 'pglite')): Promise<Started> {
   const port = await freePort();
   const env: NodeJS.ProcessEnv = {
     ...process.env,
     PORT: String(port),
     WEBSOCKET_PORT: String(await freePort()),
     S3_PORT: String(await freePort()),
-    DATA_DIR: join(dataDir, 'pglite'),
+    DATA_DIR: data,
     S3_DIR: join(dataDir, 's3'),
     AUTH: 'local',
   };
@@ -53,13 +53,38 @@ async function npmStart(): Promise<Started> {
   child.stderr?.on('data', (d: Buffer) => {
     out += d.toString('utf8');
   });
+  return { child, base: `http://127.0.0.1:${port}`, output: () => out };
+}
+
+/** Runs `node scripts/start.mjs` (spawnStart); resolves once its screen is complete. */
+async function npmStart(): Promise<Started> {
+  const started = await spawnStart();
+  const { child, output } = started;
   const deadline = Date.now() + 170_000;
-  while (!out.includes('Request logs follow')) {
+  while (!output().includes('Request logs follow')) {
     if (child.exitCode !== null || Date.now() > deadline)
-      throw new Error(`npm start did not come up; its output:\n${out.slice(-4000)}`);
+      throw new Error(`npm start did not come up; its output:\n${output().slice(-4000)}`);
     await new Promise((r) => setTimeout(r, 100));
   }
-  return { child, base: `http://127.0.0.1:${port}`, output: () => out };
+  return started;
+}
+
+/** Waits until none of `pids` runs, at most `ms`; kills and returns those still running. */
+async function leftAfter(pids: number[], ms: number): Promise<number[]> {
+  const t0 = Date.now();
+  while (Date.now() - t0 < ms && pids.some(running)) await new Promise((r) => setTimeout(r, 50));
+  const left = pids.filter(running);
+  for (const p of left) process.kill(p, 'SIGKILL');
+  return left;
+}
+
+/** A process's command line. */
+function commandLine(pid: number): string {
+  try {
+    return readFileSync(`/proc/${pid}/cmdline`, 'utf8').replaceAll('\0', ' ');
+  } catch {
+    return '';
+  }
 }
 
 async function post(base: string, path: string, body: unknown, cookie?: string) {
@@ -120,13 +145,29 @@ describe('npm start (scripts/start.mjs) on the embedded database', () => {
 
     const pids = tree(s.child.pid as number);
     expect(pids.length).toBeGreaterThanOrEqual(2); // start.mjs and serverless-offline
-    const t0 = Date.now();
     process.kill(s.child.pid as number, 'SIGTERM');
-    while (Date.now() - t0 < 5_000 && pids.some(running)) await new Promise((r) => setTimeout(r, 50));
-    const left = pids.filter(running);
-    for (const p of left) process.kill(p, 'SIGKILL');
+    const left = await leftAfter(pids, 5_000);
     expect(left, `still running 5 s after SIGTERM: ${left.join(', ')}`).toEqual([]);
   }, 240_000);
+
+  it("ends within 5 s, with its new data folder's initdb, on SIGTERM before the service is up, leaving no half-made folder", async () => {
+    const data = join(dataDir, 'stopped-early');
+    const s = await spawnStart(data);
+    const parent = s.child.pid as number;
+    let pids: number[] = [];
+    const deadline = Date.now() + 60_000;
+    while (!pids.some((p) => commandLine(p).includes('PGlite.create')) && Date.now() < deadline) {
+      await new Promise((r) => setTimeout(r, 50));
+      pids = tree(parent);
+    }
+    expect(pids.map(commandLine).join('\n'), 'the initdb process runs').toContain('PGlite.create');
+    expect(s.output()).not.toContain('Request logs follow');
+    const named = new Map(pids.map((p) => [p, commandLine(p)]));
+    process.kill(parent, 'SIGTERM');
+    const left = await leftAfter(pids, 5_000);
+    expect(left, `still running 5 s after SIGTERM: ${left.map((p) => named.get(p)).join('; ')}`).toEqual([]);
+    expect(readdirSync(data), 'the data folder is made whole or not at all').toEqual([]);
+  }, 120_000);
 
   it('loses no committed write and leaves no partial one when its process group is killed (-9) mid-write', async () => {
     const s = await npmStart();
@@ -177,10 +218,7 @@ describe('npm start (scripts/start.mjs) on the embedded database', () => {
     stop = true;
     await Promise.all([appends, recreates]);
     // serverless-offline runs in a group of its own: it ends with its starter (scripts/exitWithParent.cjs).
-    const t0 = Date.now();
-    while (Date.now() - t0 < 5_000 && pids.some(running)) await new Promise((r) => setTimeout(r, 50));
-    const left = pids.filter(running);
-    for (const p of left) process.kill(p, 'SIGKILL');
+    const left = await leftAfter(pids, 5_000);
     expect(left, `still running 5 s after kill -9: ${left.join(', ')}`).toEqual([]);
     expect(recreatedAcked.length).toBeGreaterThanOrEqual(2);
 

@@ -1,14 +1,10 @@
-import { execFile } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdirSync, readdirSync, renameSync, rmdirSync, rmSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { createServer } from 'node:net';
 import { resolve } from 'node:path';
-import { pathToFileURL } from 'node:url';
-import { promisify } from 'node:util';
 import { PGlite } from '@electric-sql/pglite';
 import { envText } from '#lib/settings.ts';
-import { trimmedPostgis } from './postgisBundle.ts';
+import { prepareDataFolder } from './dataFolder.mjs';
+import { trimmedPostgis } from './postgisBundle.mjs';
 import { PGliteWireServer } from './wireServer.ts';
 
 export interface EmbeddedDatabase {
@@ -23,22 +19,6 @@ export interface EmbeddedDatabase {
  * WebAssembly heap never gives back what it grew to, so what PostgreSQL may use is what `npm start` holds.
  */
 export const EMBEDDED_SETTINGS = 'shared_buffers = 32MB\n';
-
-/**
- * A new data folder's `initdb`, in a process of its own: the process that runs PGlite's initdb keeps the
- * memory it grew to (about 700 MB) (docs/connections.md, "The embedded database's memory"). Made in a
- * sibling folder and renamed into place, so a start stopped half-way leaves no half-made folder behind.
- */
-async function initdbApart(dir: string): Promise<void> {
-  const pglite = pathToFileURL(createRequire(import.meta.url).resolve('@electric-sql/pglite')).href;
-  const code =
-    'const { PGlite } = await import(process.argv[1]); const db = await PGlite.create({ dataDir: process.argv[2] }); await db.close();';
-  const made = `${dir}.initdb`;
-  rmSync(made, { recursive: true, force: true });
-  await promisify(execFile)(process.execPath, ['--input-type=module', '-e', code, pglite, made]);
-  rmdirSync(dir);
-  renameSync(made, dir);
-}
 
 /** A free loopback TCP port. */
 export function freePort(): Promise<number> {
@@ -67,18 +47,16 @@ export function embeddedUrl(port: number, password: string): string {
  * Starts PGlite with PostGIS on `dataDir` (created when missing; `memory://` for a throwaway one, which
  * comes back empty if PGlite has to be restarted) and serves it on a loopback port with a random
  * password, so the ordinary postgres.js driver reaches it with `url` (docs/connections.md).
+ * `folderReady`: `prepareDataFolder(dataDir)` already under way (scripts/start.mjs starts it before its build).
  */
 export async function startEmbedded(
   dataDir = envText('DATA_DIR') ?? '.data/pglite',
   port?: number,
   password = newPassword(),
+  folderReady?: Promise<void>,
 ): Promise<EmbeddedDatabase> {
   const dir = dataDir.startsWith('memory://') ? dataDir : resolve(dataDir);
-  if (!dir.startsWith('memory://')) {
-    mkdirSync(dir, { recursive: true });
-    // A folder that holds something else is left to PGlite, which makes its database in it as before.
-    if (readdirSync(dir).length === 0) await initdbApart(dir);
-  }
+  if (!dir.startsWith('memory://')) await (folderReady ?? prepareDataFolder(dir));
   const open = async () => {
     const db = await PGlite.create({
       dataDir: dir,

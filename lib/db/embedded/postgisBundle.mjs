@@ -1,8 +1,8 @@
 import { existsSync, mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { createRequire } from 'node:module';
+import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { gunzipSync, gzipSync } from 'node:zlib';
-import type { Extension } from '@electric-sql/pglite';
 import { postgis } from '@electric-sql/pglite-postgis';
 
 /**
@@ -15,11 +15,21 @@ import { postgis } from '@electric-sql/pglite-postgis';
  * `trimmedPostgis()` is pglite-postgis's extension with a bundle of what `create extension postgis` and
  * its functions read: `postgis-3.so`, the extension's control file and install script, and PROJ's data.
  * The bundle is made once from the package's own and kept under `node_modules/.cache/`, named by the
- * original's size and time, so an upgrade of the package makes a new one.
+ * original's size and time, so an upgrade of the package makes a new one. `npm ci` makes it
+ * (scripts/trimPostgisBundle.mjs, about 2 s), so that the first start does not; a start that finds it
+ * missing makes it. Plain JavaScript, so that the install can run it without a build.
  */
 
+/** pglite-postgis's own bundle. */
+function originalBundle() {
+  return join(
+    dirname(createRequire(import.meta.url).resolve('@electric-sql/pglite-postgis')),
+    'postgis.tar.gz',
+  );
+}
+
 /** Files of the bundle the service does without: the other extensions, upgrade and legacy scripts. */
-export function unneeded(name: string): boolean {
+export function unneeded(name) {
   return (
     /raster|topology|tiger|address_standardizer|sfcgal/.test(name) ||
     /--ANY|unpackaged|--\d+\.\d+\.\d+--/.test(name) ||
@@ -30,7 +40,7 @@ export function unneeded(name: string): boolean {
 const BLOCK = 512;
 
 /** A ustar header's field as text (NUL-terminated). */
-function field(buf: Buffer, at: number, len: number): string {
+function field(buf, at, len) {
   const s = buf.toString('latin1', at, at + len);
   const nul = s.indexOf('\0');
   return nul < 0 ? s : s.slice(0, nul);
@@ -41,10 +51,10 @@ function field(buf: Buffer, at: number, len: number): string {
  * they are (their headers' checksums stay valid); a pax or GNU long-name header goes with the entry it
  * describes.
  */
-export function filterTar(tar: Buffer, keep: (name: string) => boolean): Buffer {
-  const out: Buffer[] = [];
-  let pending: Buffer[] = [];
-  let longName: string | null = null;
+export function filterTar(tar, keep) {
+  const out = [];
+  let pending = [];
+  let longName = null;
   for (let at = 0; at + BLOCK <= tar.length; ) {
     const header = tar.subarray(at, at + BLOCK);
     if (header.every((b) => b === 0)) break;
@@ -68,8 +78,8 @@ export function filterTar(tar: Buffer, keep: (name: string) => boolean): Buffer 
   return Buffer.concat(out);
 }
 
-/** Where the trimmed bundle is kept (made when missing). */
-function trimmedBundle(original: string): string {
+/** Where the trimmed bundle of `original` is kept (made when missing). */
+export function trimmedBundle(original = originalBundle()) {
   const st = statSync(original);
   const dir = resolve('node_modules/.cache/mmgis-postgis');
   const file = join(dir, `postgis-${st.size}-${Math.floor(st.mtimeMs)}.tar.gz`);
@@ -83,7 +93,7 @@ function trimmedBundle(original: string): string {
 }
 
 /** pglite-postgis's extension, loading the trimmed bundle (the package's own if it cannot be made). */
-export function trimmedPostgis(): Extension {
+export function trimmedPostgis() {
   return {
     name: 'postgis',
     async setup(pg, emscriptenOpts) {
