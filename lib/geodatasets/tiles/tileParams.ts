@@ -72,8 +72,8 @@ export interface TileSettings {
   /** `TILE_MAX_AGE` seconds in Cache-Control (default 300). */
   maxAge: number;
   /**
-   * `TILE_MAX_FEATURES`: above this many candidate features a tile is thinned (default 2048: what a tile's
-   * SQL encodes in about 25 ms, docs/tiles.md "The feature budget").
+   * `TILE_MAX_FEATURES`: above this many candidate features a tile is thinned (default 1024: a typical
+   * thinned tile's SQL then takes about 20-40 ms on two cores, docs/tiles.md "The feature budget").
    */
   maxFeatures: number;
   /** `TILE_MAX_BYTES`: byte budget of one tile (default 500,000, the usual vector tile budget; never above 4 MiB). */
@@ -83,7 +83,7 @@ export interface TileSettings {
 export function tileSettings(): TileSettings {
   return {
     maxAge: envNumber('TILE_MAX_AGE', 300, { zero: true, integer: true }),
-    maxFeatures: envNumber('TILE_MAX_FEATURES', 2048, { integer: true }),
+    maxFeatures: envNumber('TILE_MAX_FEATURES', 1024, { integer: true }),
     maxBytes: envNumber('TILE_MAX_BYTES', 500_000, { integer: true, max: HARD_MAX_BYTES }),
   };
 }
