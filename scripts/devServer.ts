@@ -401,6 +401,11 @@ export async function startService(options: ServiceOptions = {}): Promise<Runnin
   /** Set once serverless-offline first answered: from then on an exit nobody asked for is restarted. */
   let serving = false;
   try {
+    // A new data folder's initdb (scripts/start.mjs starts it before its build) is the longest step of a
+    // first start: serverless-offline's start (about 4 s of CPU) waits for it rather than share its cores,
+    // and runs beside the database's opening instead (docs/connections.md, "The embedded database's first
+    // start"). On a restart the folder is ready at once.
+    await options.dataFolderReady?.catch(() => {});
     await launchOnFreePorts();
     serving = true;
     timings.firstAnswer = Date.now() - started;
