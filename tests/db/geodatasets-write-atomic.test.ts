@@ -1,11 +1,30 @@
-import { describe, expect, it } from 'vitest';
-import { createDb, getDb } from '#lib/db/index.ts';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type EmbeddedDatabase, startEmbedded } from '#lib/db/embedded/start.ts';
+import { createDb, type Db, getDb } from '#lib/db/index.ts';
+import { migrate } from '#lib/db/migrate.ts';
 import { findDataset, type Geodataset } from '#lib/geodatasets/catalog.ts';
 import { convertProperties, recomputeMissingStats, recomputeStats } from '#lib/geodatasets/manage.ts';
 import { appendGeodataset, recreateGeodataset } from '#lib/geodatasets/write/write.ts';
 import { isEmbedded, uniqueName } from '../helpers.ts';
 
-const db = getDb();
+/**
+ * The suite's database, or on the embedded one a PGlite of this file's own: the embedded database serves
+ * one transaction at a time (docs/connections.md), and this file's writes of 200,000 rows would hold every
+ * other file's requests behind them for longer than a function's timeout.
+ */
+let db: Db = getDb();
+let own: EmbeddedDatabase | null = null;
+beforeAll(async () => {
+  if (!isEmbedded()) return;
+  own = await startEmbedded('memory://');
+  db = createDb({ url: own.url, max: 2 });
+  await migrate(db.sql);
+}, 180_000);
+afterAll(async () => {
+  if (!own) return;
+  await db.end();
+  await own.stop();
+});
 
 function pt(lon: number, lat: number, properties: Record<string, unknown> | null = {}) {
   return { type: 'Feature', geometry: { type: 'Point', coordinates: [lon, lat] }, properties };
