@@ -9,8 +9,8 @@ import { isEmbedded, uniqueName } from '../helpers.ts';
 
 /**
  * The suite's database, or on the embedded one a PGlite of this file's own: the embedded database serves
- * one transaction at a time (docs/connections.md), and this file's writes of 200,000 rows would hold every
- * other file's requests behind them for longer than a function's timeout.
+ * one transaction at a time (docs/connections.md, "The embedded database's wire server"), and this file's
+ * writes of 200,000 rows would hold every other file's requests behind them past a function's timeout.
  */
 let db: Db = getDb();
 let own: EmbeddedDatabase | null = null;
