@@ -5,13 +5,13 @@ import { parseGeojsonOptions, streamFeatureCollection } from '#lib/geodatasets/r
 import { getBody, getPath, getQuery } from '#lib/geodatasets/read/getParams.ts';
 import { parseTileAddress, parseTileSource } from '#lib/geodatasets/tiles/tileParams.ts';
 import { endpoint } from '#lib/http/endpoint.ts';
-import { publicBaseUrl } from '#lib/http/headers.ts';
 import { exportAnswer, streamedJson } from '#lib/http/largeResponse.ts';
 import { exportStarted, featureCollection, largeAnswer } from '#lib/http/openapi/shapes/geodatasets.ts';
 import { tileResponse } from '#lib/http/tileResponse.ts';
 import { parseFilterParams } from '#lib/ogc/cql2/filter.ts';
 import { readWithCql2 } from '#lib/ogc/cql2/readFilter.ts';
 import { withQuery } from '#lib/ogc/request.ts';
+import { publicBaseUrl } from '#lib/publicUrl.ts';
 import { uploadBucket } from '#lib/uploads/bucket.ts';
 import { exportAboveFeatures, exportInput } from '#lib/uploads/exportRule.ts';
 

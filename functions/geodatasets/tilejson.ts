@@ -4,10 +4,10 @@ import { layerParam, readFilterParams, sourceParams } from '#lib/geodatasets/rea
 import { readBounds, toTileJson } from '#lib/geodatasets/tiles/tilejson.ts';
 import { parseTileSource } from '#lib/geodatasets/tiles/tileParams.ts';
 import { endpoint } from '#lib/http/endpoint.ts';
-import { publicBaseUrl } from '#lib/http/headers.ts';
 import { ok } from '#lib/http/openapi/describe.ts';
 import { tileJsonAnswer } from '#lib/http/openapi/shapes/geodatasets.ts';
 import { respond } from '#lib/http/response.ts';
+import { publicBaseUrl } from '#lib/publicUrl.ts';
 
 const path = { type: 'object', properties: { name: layerParam }, required: ['name'] } as const;
 /** The filters and `_source` carried into the tiles URL (the tile endpoint's own, getParams.ts). */

@@ -1,9 +1,9 @@
 import { endpoint } from '#lib/http/endpoint.ts';
-import { publicBaseUrl } from '#lib/http/headers.ts';
 import { rawJson } from '#lib/http/response.ts';
 import { requireCollection } from '#lib/ogc/collections.ts';
 import { queryablesSchema, readQueryables } from '#lib/ogc/cql2/queryables.ts';
 import { collectionPath } from '#lib/ogc/schemas.ts';
+import { publicBaseUrl } from '#lib/publicUrl.ts';
 
 /**
  * GET /api/ogc/collections/{collectionId}/queryables: the names a CQL2 `filter` on the geodataset may use, as a

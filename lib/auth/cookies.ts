@@ -1,9 +1,11 @@
 import { parse, serialize } from 'cookie';
+import { requestScheme } from '#lib/publicUrl.ts';
 import { header } from './principal.ts';
 import { SESSION_COOKIE } from './sessions.ts';
 
+/** Over HTTPS (lib/http/publicUrl.ts: a client's X-Forwarded-Proto counts only when trusted). */
 function secure(headers: Record<string, string | undefined>): boolean {
-  return header(headers, 'x-forwarded-proto') === 'https';
+  return requestScheme(headers) === 'https';
 }
 
 /** The HttpOnly session cookie (SameSite=Lax; Secure when the request came over HTTPS). */

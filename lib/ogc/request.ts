@@ -1,5 +1,6 @@
 import type { APIGatewayProxyEvent } from 'aws-lambda';
 import { badRequest } from '#lib/errors.ts';
+import { configuredPublicUrl, requestOrigin } from '#lib/publicUrl.ts';
 
 /** The media types of the OGC API answers. */
 export const GEOJSON = 'application/geo+json';
@@ -15,18 +16,22 @@ function header(headers: Record<string, string | undefined>, name: string): stri
   return undefined;
 }
 
+/** The OGC API's root path, as the front door and API Gateway pass it on. */
+const OGC_ROOT = '/api/ogc';
+
 /**
- * The URL of the API's landing page as the caller reached it (`…/api/ogc` or `…/API/ogc`, behind the
- * stage prefix when deployed), so every link answers on the same host and spelling.
+ * The URL of the API's landing page, the base of every OGC link: `PUBLIC_URL` + `/api/ogc` when set (the
+ * front door's public host, docs/deploying.md), else the request's own origin plus its path up to
+ * `/api/ogc` (the stage prefix when deployed without a custom domain; `/API/ogc` as the caller spelled it).
+ * Never a client's `X-Forwarded-*` unless trusted (lib/http/publicUrl.ts).
  */
 export function baseUrl(event: APIGatewayProxyEvent): string {
-  const headers = (event.headers ?? {}) as Record<string, string | undefined>;
-  const host = header(headers, 'x-forwarded-host') ?? header(headers, 'host') ?? 'localhost';
-  const proto = (header(headers, 'x-forwarded-proto') ?? 'http').split(',')[0].trim();
   const full = event.requestContext?.path ?? event.path ?? '';
   const at = full.search(/\/api\/ogc(\/|$)/i);
-  const prefix = at >= 0 ? full.slice(0, at + '/api/ogc'.length) : '/api/ogc';
-  return `${proto}://${host}${prefix}`;
+  const root = at >= 0 ? full.slice(at, at + OGC_ROOT.length) : OGC_ROOT;
+  const configured = configuredPublicUrl();
+  if (configured) return `${configured}${root}`;
+  return `${requestOrigin(event.headers)}${at >= 0 ? full.slice(0, at) : ''}${root}`;
 }
 
 /**

@@ -181,6 +181,8 @@ class FrontDoorPlugin {
       const vars = r.Properties.Environment?.Variables;
       if (!vars) continue;
       vars.CORS_ORIGINS = withPublicOrigin(vars.CORS_ORIGINS);
+      // Links (TileJSON tiles, OGC links, paging, job Locations) name the public host, not API Gateway's.
+      if (!vars.PUBLIC_URL) vars.PUBLIC_URL = { 'Fn::Join': ['', ['https://', PUBLIC_HOST]] };
       if ('WEBSOCKET_URL' in vars && !vars.WEBSOCKET_URL && resources.WebsocketsApi) {
         vars.WEBSOCKET_URL = { 'Fn::Join': ['', ['wss://', PUBLIC_HOST, '/ws/']] };
       }
