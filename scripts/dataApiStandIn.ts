@@ -23,7 +23,24 @@ import {
  * is `varchar`, `longValue` int8, `doubleValue` float8, typeHint JSON/TIMESTAMP/DATE/DECIMAL/UUID), typed
  * records with column metadata, the 1 MiB response and 64 KB row limits (BadRequestException), database
  * errors as DatabaseErrorException with the SQLSTATE, transactions dropped after 3 minutes idle, the SQL
- * text limit of 65536 characters. It checks no credentials.
+ * text limit of 65536 characters, one statement per call (below), and the 45 s wait for a statement
+ * (below). It checks no credentials.
+ *
+ * One statement per call: the Data API of Aurora Serverless v2 and provisioned clusters runs no
+ * multi-statement text (Aurora user guide, "Comparing Amazon RDS Data API behaviors for Aurora Serverless v2
+ * and provisioned clusters with Aurora Serverless v1 clusters", "Multi-statement support"; AWS's answer in
+ * aws-sdk-js issue 4253: send the statements one by one). Every statement goes to PostgreSQL through the
+ * extended protocol, as a driver that prepares it does, so PostgreSQL itself refuses text holding more than
+ * one: `DatabaseErrorException` (HTTP 400) "cannot insert multiple commands into a prepared statement",
+ * SQLState 42601. That AWS answers with exactly this message is not verified here; that it refuses is.
+ *
+ * The 45 s wait: "By default, the Data API cancels an operation and returns a timeout error if the
+ * operation doesn't finish processing within 45 seconds ... you can specify the continueAfterTimeout
+ * parameter ... Your application still receives the timeout error. However, the operation continues running
+ * and isn't canceled" (Aurora user guide, "Controlling Data API timeout behavior"). So past `statementWaitMs`
+ * a call answers `StatementTimeoutException` (HTTP 400, as in the SDK's model); the statement is cancelled,
+ * unless the call asked `continueAfterTimeout`, when it runs on (in a transaction, the transaction's next
+ * statement waits behind it on its connection).
  */
 
 export interface StandInOptions {
@@ -32,7 +49,15 @@ export interface StandInOptions {
   /** Default 1 MiB and 64 KiB, as on AWS; tests may lower them. */
   maxResponseBytes?: number;
   maxRowBytes?: number;
+  /**
+   * How long a call waits for its statement (45 s, as on AWS): `DATA_API_STAND_IN_WAIT_MS` overrides it for
+   * tests that start the service, this option for tests that start a stand-in.
+   */
+  statementWaitMs?: number;
 }
+
+/** The Data API's wait for a statement (docs/deploying.md, "Limits"). */
+export const STATEMENT_WAIT_MS = 45_000;
 
 /**
  * A failure for tests to provoke (docs/deploying.md): the next matching call is refused before it runs, or
@@ -56,6 +81,11 @@ export interface StandIn {
   stats: Record<string, number>;
   /** Test-only: makes the next matching call fail as `fault` says. */
   failNext(fault: Fault): void;
+  /**
+   * Test-only: for the next `ms`, every call is answered `DatabaseResumingException` (HTTP 400) without
+   * running, as while an auto-paused Aurora Serverless v2 cluster resumes.
+   */
+  resumeFor(ms: number): void;
   stop(): Promise<void>;
 }
 
@@ -63,6 +93,9 @@ export async function startDataApiStandIn(options: StandInOptions): Promise<Stan
   const { url, embedded } = parseDatabaseUrl(options.databaseUrl);
   const maxResponse = options.maxResponseBytes ?? 1024 * 1024;
   const maxRow = options.maxRowBytes ?? 64 * 1024;
+  const waitMs =
+    options.statementWaitMs ?? (Number(process.env.DATA_API_STAND_IN_WAIT_MS) || STATEMENT_WAIT_MS);
+  let resumingUntil = 0;
   const raw = (x: unknown) => x;
   const connect = (max: number) =>
     postgres(url, {
@@ -142,12 +175,12 @@ export async function startDataApiStandIn(options: StandInOptions): Promise<Stan
     const values = params.map((p) => paramValue(sql, p));
     let res: postgres.RowList<postgres.Row[]>;
     try {
-      res = values.length
-        ? await conn.unsafe(toPositional(text, names), values as never[])
-        : await conn.unsafe(text).simple();
+      // The extended protocol, parameters or not: PostgreSQL refuses multi-statement text (above).
+      const query = conn.unsafe(toPositional(text, names), values as never[], { simple: false } as never);
+      res = await withinWait(query, body.continueAfterTimeout === true);
     } catch (e) {
       const err = e as { message: string; code?: string };
-      if (!err.code) throw e;
+      if (e instanceof ApiError || !err.code) throw e;
       throw new ApiError(400, 'DatabaseErrorException', `ERROR: ${err.message}; SQLState: ${err.code}`);
     }
     const result = Array.isArray(res.at?.(-1)) ? (res.at(-1) as unknown as typeof res) : res;
@@ -182,6 +215,34 @@ export async function startDataApiStandIn(options: StandInOptions): Promise<Stan
       );
     }
     return out;
+  }
+
+  /** The statement's rows, or `StatementTimeoutException` once it has run `waitMs` (cancelled unless `goOn`). */
+  async function withinWait<Q extends Promise<unknown> & { cancel(): unknown }>(
+    query: Q,
+    goOn: boolean,
+  ): Promise<Awaited<Q>> {
+    let timer: NodeJS.Timeout | undefined;
+    const timedOut = new Promise<'timeout'>((ok) => {
+      timer = setTimeout(() => ok('timeout'), waitMs);
+    });
+    try {
+      const first = await Promise.race([query, timedOut]);
+      if (first !== 'timeout') return first as Awaited<Q>;
+    } finally {
+      clearTimeout(timer);
+    }
+    stats.timedOut = (stats.timedOut ?? 0) + 1;
+    if (goOn) query.catch(() => {});
+    else {
+      query.cancel();
+      await query.catch(() => {});
+    }
+    throw new ApiError(
+      400,
+      'StatementTimeoutException',
+      `The statement did not finish within ${waitMs / 1000} seconds${goOn ? '; it continues running' : ' and was cancelled'}.`,
+    );
   }
 
   const ops: Record<string, (body: Record<string, unknown>) => Promise<unknown>> = {
@@ -248,6 +309,14 @@ export async function startDataApiStandIn(options: StandInOptions): Promise<Stan
     };
     try {
       const body = chunks.length ? JSON.parse(Buffer.concat(chunks).toString('utf8')) : {};
+      if (Date.now() < resumingUntil) {
+        stats.resuming = (stats.resuming ?? 0) + 1;
+        return reply(
+          400,
+          { message: 'The database is resuming after being auto-paused. Wait a few seconds and try again.' },
+          'DatabaseResumingException',
+        );
+      }
       const fault = faultFor(path, body);
       if (fault?.when === 'before') return fail(fault);
       if (fault) {
@@ -269,6 +338,9 @@ export async function startDataApiStandIn(options: StandInOptions): Promise<Stan
     stats,
     failNext(fault) {
       faults.push({ ...fault, times: fault.times ?? 1 });
+    },
+    resumeFor(ms) {
+      resumingUntil = Date.now() + ms;
     },
     async stop() {
       for (const id of [...txs.keys()]) await end(id, 'rollback').catch(() => {});

@@ -1,5 +1,6 @@
 import { getDb } from '#lib/db/index.ts';
 import { migrate } from '#lib/db/migrate.ts';
+import { JOB_RESUME_WAIT_MS, withResumeWait } from '#lib/db/resumeWait.ts';
 
 /** The CloudFormation custom-resource event of `MigrateOnDeploy` (serverless/plugins/deployment.cjs). */
 interface CustomResourceEvent {
@@ -26,9 +27,13 @@ async function answer(event: CustomResourceEvent, status: 'SUCCESS' | 'FAILED', 
 
 /**
  * Applies pending migrations: invoked by CloudFormation once per deploy (the `MigrateOnDeploy` custom
- * resource) or by hand (`serverless invoke -f migrate`).
+ * resource) or by hand (`serverless invoke -f migrate`). A deploy may find the cluster auto-paused: its
+ * calls wait up to `JOB_RESUME_WAIT_MS` for the resume (lib/db/resumeWait.ts).
  */
-export const handler = async (event?: Partial<CustomResourceEvent>) => {
+export const handler = (event?: Partial<CustomResourceEvent>) =>
+  withResumeWait(JOB_RESUME_WAIT_MS, () => applyMigrations(event));
+
+async function applyMigrations(event?: Partial<CustomResourceEvent>) {
   if (event?.ResponseURL && event.RequestType) {
     const cfn = event as CustomResourceEvent;
     if (cfn.RequestType === 'Delete') return answer(cfn, 'SUCCESS', 'nothing to undo');
@@ -41,4 +46,4 @@ export const handler = async (event?: Partial<CustomResourceEvent>) => {
   }
   const applied = await migrate(getDb().sql);
   return { status: 'success', applied };
-};
+}

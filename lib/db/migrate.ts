@@ -2,6 +2,7 @@ import { readdir, readFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { envText } from '#lib/settings.ts';
 import type { Sql } from './index.ts';
+import { splitStatements } from './splitStatements.ts';
 
 /** Where the numbered `.sql` migrations live (`MIGRATIONS_DIR` overrides; packaged next to each function). */
 export function migrationsDir(): string {
@@ -9,8 +10,10 @@ export function migrationsDir(): string {
 }
 
 /**
- * Applies every `sql/migrations/NNNN_*.sql` not yet recorded in `schema_migrations`, each in its own
- * transaction, under an advisory lock so two starters never race. Safe to run on every start.
+ * Applies every `sql/migrations/NNNN_*.sql` not yet recorded in `schema_migrations`, in one transaction
+ * under an advisory lock so two starters never race. Safe to run on every start. Each file is sent one
+ * statement at a time (`splitStatements`) on every driver: the RDS Data API runs one statement per call
+ * (docs/deploying.md, "Limits"), and postgres.js and the embedded database take the same path.
  */
 export async function migrate(sql: Sql, dir = migrationsDir()): Promise<string[]> {
   const files = (await readdir(dir)).filter((f) => /^\d+_.*\.sql$/.test(f)).sort();
@@ -22,7 +25,7 @@ export async function migrate(sql: Sql, dir = migrationsDir()): Promise<string[]
     for (const file of files) {
       if (done.has(file)) continue;
       const text = await readFile(join(dir, file), 'utf8');
-      await tx.unsafe(text);
+      for (const statement of splitStatements(text)) await tx.unsafe(statement);
       await tx`insert into schema_migrations (name) values (${file})`;
       applied.push(file);
     }

@@ -1,3 +1,4 @@
+import { JOB_RESUME_WAIT_MS, withResumeWait } from '#lib/db/resumeWait.ts';
 import { log } from '#lib/log.ts';
 
 /**
@@ -8,6 +9,9 @@ import { log } from '#lib/log.ts';
  * on top of the reaper's own re-run of a dead ingest (docs/uploads.md#stuck-jobs); under `npm start`,
  * serverless-offline runs an `Event` invocation without handling its failure, so a throw there ended the
  * whole local service (docs/connections.md).
+ *
+ * A job has minutes of Lambda time: its database calls wait up to `JOB_RESUME_WAIT_MS` for an auto-paused
+ * Aurora to resume (lib/db/resumeWait.ts), where an API request waits 20 s.
  */
 export function asyncHandler<E, R>(
   name: string,
@@ -15,7 +19,7 @@ export function asyncHandler<E, R>(
 ): (event: E) => Promise<R | { failed: string }> {
   return async (event: E) => {
     try {
-      return await run(event);
+      return await withResumeWait(JOB_RESUME_WAIT_MS, () => run(event));
     } catch (e) {
       const err = e as { message?: string; code?: string };
       log('error', 'async function failed', {

@@ -6,7 +6,9 @@ import {
   withConnectionRetry,
 } from '#lib/db/connectionErrors.ts';
 import { isRead, retryWait } from '#lib/db/dataApi/retries.ts';
+import { JOB_RESUME_WAIT_MS, resumeWaitMs, withResumeWait } from '#lib/db/resumeWait.ts';
 import { statementSending } from '#lib/db/statementLog.ts';
+import { asyncHandler } from '#lib/jobs/asyncHandler.ts';
 
 const err = (code: string, extra: object = {}) => Object.assign(new Error(code), { code }, extra);
 
@@ -153,11 +155,32 @@ describe('Data API retries', () => {
     expect(retryWait(database, 1, true, half)).toBeNull();
   });
 
-  it('waits for Aurora resuming from zero capacity, five attempts', () => {
+  it('waits for Aurora resuming from auto-pause as long as the budget allows: 20 s by default, 120 s in a job', () => {
     const resuming = sdk('DatabaseResumingException', { $metadata: { httpStatusCode: 400 } });
-    expect(retryWait(resuming, 1, false)).toBe(1000);
-    expect(retryWait(resuming, 4, false)).toBe(4000);
-    expect(retryWait(resuming, 5, false)).toBeNull();
+    expect(retryWait(resuming, 1, false, half)).toBe(1000);
+    expect(retryWait(resuming, 4, false, half)).toBe(4000);
+    expect(retryWait(resuming, 9, false, half)).toBe(5000);
+    // How long the calls go on, one wait after another, for a budget.
+    const total = (budget: number) => {
+      let waited = 0;
+      for (let attempt = 1; ; attempt++) {
+        const wait = retryWait(resuming, attempt, false, half, waited, budget);
+        if (wait === null) return waited;
+        waited += wait;
+      }
+    };
+    // The old driver gave a resume 1 + 2 + 3 + 4 = 10 s; a resume commonly takes about 15 s.
+    expect(total(20_000)).toBe(20_000);
+    expect(total(120_000)).toBe(120_000);
+    expect(total(resumeWaitMs())).toBe(20_000);
+    expect(total(JOB_RESUME_WAIT_MS)).toBe(120_000);
+  });
+
+  it('gives a job or the migration the longer wait for a resume, an API request the default', async () => {
+    expect(resumeWaitMs()).toBe(20_000);
+    expect(await withResumeWait(JOB_RESUME_WAIT_MS, async () => resumeWaitMs())).toBe(120_000);
+    const job = asyncHandler('test', async () => resumeWaitMs());
+    expect(await job(undefined)).toBe(120_000);
   });
 
   it('calls a statement read-only only when nothing in its text may write, lock or step a sequence', () => {

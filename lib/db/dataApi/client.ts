@@ -63,8 +63,16 @@ function toError(e: unknown): Error {
   const message = err?.message ?? String(e);
   const kind = err?.name ?? 'Error';
   const state = /SQLState: ([0-9A-Z]{5})/.exec(message)?.[1];
-  // A statement timeout answers like postgres.js's cancelled statement (57014), so handlers map it alike.
-  const code = state ?? (kind === 'StatementTimeoutException' ? '57014' : undefined);
+  // A statement timeout answers like postgres.js's cancelled statement (57014), so handlers map it alike;
+  // a cluster still resuming after the retries (lib/db/dataApi/retries.ts) like a server starting up
+  // (57P03): a connection refused, answered 503 (lib/db/connectionErrors.ts).
+  const code =
+    state ??
+    (kind === 'StatementTimeoutException'
+      ? '57014'
+      : kind === 'DatabaseResumingException'
+        ? '57P03'
+        : undefined);
   const text = message.replace(/^ERROR:\s*/, '').replace(/;?\s*SQLState: [0-9A-Z]{5}\s*$/, '');
   return new DataApiError(kind, text, code, e);
 }
