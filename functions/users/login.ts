@@ -72,6 +72,7 @@ export const handler = endpoint(
       source,
       client,
       client.kind === 'device' ? undefined : device,
+      { id: found.user.id, passwordHash: found.passwordHash },
     );
     const session = await createSession(db.sql, found.user.id);
     return respond(

@@ -2,6 +2,7 @@ import type { Db, Queryable } from '#lib/db/index.ts';
 import { conflict, forbidden, notFound } from '#lib/errors.ts';
 import { hashPassword } from './passwords.ts';
 import { sha256 } from './secrets.ts';
+import { revokeLoginTrust } from './throttle.ts';
 
 export type Role = 'admin' | 'user';
 
@@ -78,7 +79,8 @@ export async function findUserForLogin(sql: Queryable, username: string) {
 }
 
 /**
- * Updates role, missions and/or password; a password change ends the user's sessions except `keepSession`.
+ * Updates role, missions and/or password; a password change ends the user's sessions except `keepSession`,
+ * and revokes its login devices and known addresses (docs/auth.md, "Login throttling").
  * The last administrator cannot be made a user (409): with no administrator, first_signup would open again.
  */
 export async function updateUser(
@@ -111,6 +113,7 @@ export async function updateUser(
     if (updated.length && hash) {
       await tx`delete from sessions where user_id = ${updated[0].id}
         and id_hash is distinct from ${keepSession === null ? null : sha256(keepSession)}`;
+      await revokeLoginTrust(tx, username);
     }
     return updated;
   });
@@ -118,7 +121,9 @@ export async function updateUser(
   return toUser(rows[0]);
 }
 
+/** Removes a user, with its sessions, tokens, login devices and known addresses (a later account of its name inherits none). */
 export async function removeUser(sql: Queryable, username: string): Promise<void> {
   const rows = await sql`delete from users where username = ${username} returning id`;
   if (!rows.length) throw notFound(`No user named '${username}'.`);
+  await revokeLoginTrust(sql, username);
 }

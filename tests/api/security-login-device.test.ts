@@ -1,6 +1,8 @@
 import { request } from 'node:http';
 import { describe, expect, it } from 'vitest';
-import { apiUrl, userWithSession } from '../helpers.ts';
+import { sha256 } from '#lib/auth/secrets.ts';
+import { getDb } from '#lib/db/index.ts';
+import { adminCookie, apiUrl, call, userWithSession } from '../helpers.ts';
 
 /**
  * The attack: 50 wrong passwords from 5 addresses made the right password a 429 for 15 minutes from every
@@ -8,8 +10,13 @@ import { apiUrl, userWithSession } from '../helpers.ts';
  * throttling", after OWASP's device cookies) a successful login issues a device cookie for the user; a
  * login that sends it is held only to its own per-device limit, and an address that has logged the user
  * in only to its own per-address limit. Guessing from new clients stays limited per address and per
- * account. Statuses: 401 = the password was checked, 429 = refused unchecked.
+ * account. Every guess counts toward the account's 50, device cookies' included, and new clients may use
+ * only 30 of them, so they never take the places of the owner's devices and addresses. Devices belong to
+ * the user and its current password: a password change or a removal revokes them, and each user keeps at
+ * most 10. Statuses: 401 = the password was checked, 429 = refused unchecked.
  */
+
+const db = getDb();
 
 interface Answer {
   status: number;
@@ -61,7 +68,7 @@ function deviceOf(a: Answer): string {
   return c!.split(';')[0];
 }
 
-/** 50 wrong passwords, 10 from each of five addresses (10 at a time). */
+/** Wrong passwords, 10 from each of the addresses (10 at a time). */
 async function attack(username: string, addresses: string[]): Promise<number[]> {
   const statuses: number[] = [];
   for (const a of addresses) {
@@ -89,7 +96,8 @@ describe('device cookies', () => {
       '127.0.0.44',
       '127.0.0.45',
     ]);
-    expect(tally(guesses)).toEqual({ 401: 50 });
+    // New clients have 30 of the account's 50 attempts: the rest are refused unchecked.
+    expect(tally(guesses)).toEqual({ 401: 30, 429: 20 });
 
     // Guessing from new clients stays limited: a sixth address is refused, right password or not.
     expect((await loginFrom('127.0.0.46', u.username, 'wrong')).status).toBe(429);
@@ -133,5 +141,77 @@ describe('device cookies', () => {
     );
     expect(tally(wrong.map((w) => w.status))).toEqual({ 401: 10, 429: 1 });
     expect(JSON.parse(wrong.find((w) => w.status === 429)!.text).message).toMatch(/from this address/);
+  }, 180_000);
+
+  it('every guess counts toward the account: six devices make at most 50 guesses, not 10 each', async () => {
+    const u = await userWithSession('user');
+    // Six cookie-less logins: six devices of the user.
+    const devices: string[] = [];
+    for (let i = 0; i < 6; i++) devices.push(deviceOf(await loginFrom('127.0.0.81', u.username, u.password)));
+    expect(new Set(devices).size).toBe(6);
+    const statuses: number[] = [];
+    for (const device of devices) {
+      const burst = await Promise.all(
+        Array.from({ length: 10 }, (_, i) => loginFrom('127.0.0.82', u.username, `wrong-${i}`, device)),
+      );
+      statuses.push(...burst.map((b) => b.status));
+    }
+    expect(tally(statuses)).toEqual({ 401: 50, 429: 10 });
+    // The account is full: a new client is refused, naming the account.
+    const fresh = await loginFrom('127.0.0.83', u.username, u.password);
+    expect(fresh.status, fresh.text).toBe(429);
+    expect(JSON.parse(fresh.text).message).not.toMatch(/device|address/);
+  }, 180_000);
+
+  it("a password change revokes the user's devices and known addresses", async () => {
+    const u = await userWithSession('user');
+    const device = deviceOf(await loginFrom('127.0.0.84', u.username, u.password));
+    const password = `${u.password}-new`;
+    const changed = await call('POST', '/api/users/update', {
+      body: { username: u.username, password },
+      cookie: await adminCookie(),
+    });
+    expect(changed.status, changed.text).toBe(200);
+    // New clients fill their share of the account.
+    expect(tally(await attack(u.username, ['127.0.0.85', '127.0.0.86', '127.0.0.87']))).toEqual({ 401: 30 });
+    // The device cookie from before the change is no device any more, and its address is no longer known:
+    // the new password is refused like any new client's.
+    expect((await loginFrom('127.0.0.88', u.username, password, device)).status).toBe(429);
+    expect((await loginFrom('127.0.0.84', u.username, password)).status).toBe(429);
+    const [{ n }] = await db.sql`select count(*)::int as n from login_devices where username = ${u.username}`;
+    expect(n).toBe(0);
+  }, 180_000);
+
+  it("a removed user's devices die with it: a later account of the same name inherits none", async () => {
+    const u = await userWithSession('user');
+    const device = deviceOf(await loginFrom('127.0.0.89', u.username, u.password));
+    const cookie = await adminCookie();
+    expect((await call('POST', '/api/users/remove', { body: { username: u.username }, cookie })).status).toBe(
+      200,
+    );
+    const password = `${u.password}-again`;
+    const again = await call('POST', '/api/users/signup', {
+      body: { username: u.username, password },
+      cookie,
+    });
+    expect(again.status, again.text).toBe(201);
+    expect(tally(await attack(u.username, ['127.0.0.90', '127.0.0.91', '127.0.0.92']))).toEqual({ 401: 30 });
+    // The old account's device and address are nothing to the new account.
+    expect((await loginFrom('127.0.0.93', u.username, password, device)).status).toBe(429);
+    expect((await loginFrom('127.0.0.89', u.username, password)).status).toBe(429);
+  }, 180_000);
+
+  it('a user keeps at most 10 devices: the 11th evicts the least recently used', async () => {
+    const u = await userWithSession('user');
+    const devices: string[] = [];
+    for (let i = 0; i < 11; i++)
+      devices.push(deviceOf(await loginFrom('127.0.0.94', u.username, u.password)));
+    const rows = await db.sql`
+      select d.id_hash from login_devices d join users u on u.id = d.user_id where u.username = ${u.username}`;
+    const kept = new Set(rows.map((r) => r.id_hash as string));
+    expect(kept.size).toBe(10);
+    const hashOf = (pair: string) => sha256(decodeURIComponent(pair.slice('MMGISDevice='.length)));
+    expect(kept.has(hashOf(devices[0]))).toBe(false);
+    for (const d of devices.slice(1)) expect(kept.has(hashOf(d))).toBe(true);
   }, 180_000);
 });
