@@ -1,12 +1,17 @@
 import { badRequest } from '#lib/errors.ts';
 import { requireDataset } from '#lib/geodatasets/catalog.ts';
 import { parseReadFilters, resolveReadFilters } from '#lib/geodatasets/read/filters.ts';
-import { parseGeojsonOptions, streamFeatureCollection } from '#lib/geodatasets/read/geojson.ts';
+import { parseGeojsonOptions, readsInSpans, streamFeatureCollection } from '#lib/geodatasets/read/geojson.ts';
 import { getBody, getPath, getQuery } from '#lib/geodatasets/read/getParams.ts';
 import { parseTileAddress, parseTileSource } from '#lib/geodatasets/tiles/tileParams.ts';
 import { endpoint } from '#lib/http/endpoint.ts';
-import { exportAnswer, streamedJson } from '#lib/http/largeResponse.ts';
-import { exportStarted, featureCollection, largeAnswer } from '#lib/http/openapi/shapes/geodatasets.ts';
+import { exportAnswer, exportRefusedAnswer, streamedJson } from '#lib/http/largeResponse.ts';
+import {
+  exportRefused,
+  exportStarted,
+  featureCollection,
+  largeAnswer,
+} from '#lib/http/openapi/shapes/geodatasets.ts';
 import { tileResponse } from '#lib/http/tileResponse.ts';
 import { parseFilterParams } from '#lib/ogc/cql2/filter.ts';
 import { readWithCql2 } from '#lib/ogc/cql2/readFilter.ts';
@@ -52,9 +57,10 @@ export const handler = endpoint(
       204: { description: 'An empty tile (with ETag and Cache-Control).' },
       303: largeAnswer,
       304: { description: 'The tile has not changed (If-None-Match).' },
+      429: exportRefused,
     },
   },
-  async ({ query, body, path, db, headers, event }) => {
+  async ({ query, body, path, db, headers, event, principal }) => {
     const given = { ...body, ...query };
     const params = { ...given };
     const layer = path.layer || params.layer;
@@ -76,22 +82,32 @@ export const handler = endpoint(
     const options = parseGeojsonOptions(params);
     const ds = await requireDataset(db.sql, layer);
     // A whole read of a layer too big for one request: an export job the caller follows
-    // (docs/geodatasets-read.md, "Export jobs").
+    // (docs/geodatasets-read.md, "Export jobs"). Its filter passes the read's bounds first (a costly
+    // CQL2 filter is a 400 here, before any job), and a new export must fit the caps.
     const whole = options.limit === undefined && options.after === undefined && filters.id === undefined;
     if (whole && ds.numFeatures > exportAboveFeatures() && uploadBucket()) {
       const { findOrStartExport } = await import('#lib/uploads/export.ts');
-      const job = await findOrStartExport(
-        db,
-        exportInput(ds, { ...params, layer: undefined, type: undefined }),
+      const caller = principal.user
+        ? `user:${principal.user.id}`
+        : `address:${event.requestContext?.identity?.sourceIp ?? 'unknown'}`;
+      const input = exportInput(ds, { ...params, layer: undefined, type: undefined }, { cql2, caller });
+      const start = await readWithCql2(db.sql, ds, await resolveReadFilters(db.sql, filters), cql2, () =>
+        findOrStartExport(db, input),
       );
-      const jobUrl = `${publicBaseUrl(event)}${event.path.replace(/\/geodatasets\/get(\/.*)?$/, '')}/geodatasets/jobs/${job.id}`;
-      return exportAnswer(job, jobUrl, ds.numFeatures, exportAboveFeatures());
+      if (start.refused) return exportRefusedAnswer(start.refused);
+      const jobUrl = `${publicBaseUrl(event)}${event.path.replace(/\/geodatasets\/get(\/.*)?$/, '')}/geodatasets/jobs/${start.job.id}`;
+      return exportAnswer(start.job, jobUrl, ds.numFeatures, exportAboveFeatures());
     }
     // The next page's link: this request's own URL (the stage prefix and /api or /API as the caller sent it).
     const self = `${publicBaseUrl(event)}${event.path}`;
     const next = (after: number) => withQuery(self, { ...keptParams(given), after });
-    return readWithCql2(db.sql, ds, await resolveReadFilters(db.sql, filters), cql2, (resolved) =>
-      streamedJson(streamFeatureCollection(db.sql, ds, resolved, options, next), PAGING_HINT),
+    return readWithCql2(
+      db.sql,
+      ds,
+      await resolveReadFilters(db.sql, filters),
+      cql2,
+      (resolved) => streamedJson(streamFeatureCollection(db.sql, ds, resolved, options, next), PAGING_HINT),
+      { chunked: readsInSpans(filters, options) },
     );
   },
 );

@@ -2,13 +2,14 @@ import { getDb } from '#lib/db/index.ts';
 import { HttpError } from '#lib/errors.ts';
 import { requireDataset } from '#lib/geodatasets/catalog.ts';
 import { parseReadFilters, resolveReadFilters } from '#lib/geodatasets/read/filters.ts';
-import { featureChunks, parseGeojsonOptions } from '#lib/geodatasets/read/geojson.ts';
+import { featureChunks, parseGeojsonOptions, readsInSpans } from '#lib/geodatasets/read/geojson.ts';
 import { asyncHandler } from '#lib/jobs/asyncHandler.ts';
 import { runJob } from '#lib/jobs/jobs.ts';
 import { parseFilterParams } from '#lib/ogc/cql2/filter.ts';
 import { readWithCql2 } from '#lib/ogc/cql2/readFilter.ts';
 import { recordExportProgress, writeExport } from '#lib/uploads/export.ts';
 import type { ExportInput } from '#lib/uploads/exportRule.ts';
+import { discardIfRemoved } from '#lib/uploads/exportSweep.ts';
 
 /** Seconds between two progress updates of a running export (`processed`/`total` of its job). */
 const PROGRESS_EVERY_MS = 5000;
@@ -17,7 +18,8 @@ const PROGRESS_EVERY_MS = 5000;
  * Async job (invoked with `{jobId}`, docs/geodatasets-read.md, "Export jobs"): writes the whole GeoJSON
  * answer of `GET /api/geodatasets/get` for the job's layer and parameters to the upload bucket, the same
  * text the request would have answered, read in short keyset statements (`featureChunks`) and streamed to
- * S3 as it is read. The layer must still be at the version the export was asked for.
+ * S3 as it is read. The layer must still be at the version the export was asked for; an object written
+ * for a layer removed meanwhile is deleted (lib/uploads/exportSweep.ts).
  */
 export const handler = asyncHandler('jobExportGeodataset', async (event: { jobId: string }) => {
   const db = getDb();
@@ -33,21 +35,33 @@ export const handler = asyncHandler('jobExportGeodataset', async (event: { jobId
     const options = parseGeojsonOptions(params);
     let rows = 0;
     let reported = performance.now();
-    return readWithCql2(db.sql, ds, await resolveReadFilters(db.sql, filters), cql2, (resolved) => {
-      async function* pieces(): AsyncGenerator<string> {
-        yield '{"type":"FeatureCollection","features":[';
-        for await (const chunk of featureChunks(db.sql, ds, resolved, options)) {
-          yield rows === 0 ? chunk.text : `,${chunk.text}`;
-          rows += chunk.rows;
-          if (performance.now() - reported > PROGRESS_EVERY_MS) {
-            reported = performance.now();
-            await recordExportProgress(db.sql, event.jobId, rows, ds.numFeatures);
+    const resolvedFilters = await resolveReadFilters(db.sql, filters);
+    const shape = { chunked: readsInSpans(filters, options) };
+    return readWithCql2(
+      db.sql,
+      ds,
+      resolvedFilters,
+      cql2,
+      (resolved) => {
+        async function* pieces(): AsyncGenerator<string> {
+          yield '{"type":"FeatureCollection","features":[';
+          for await (const chunk of featureChunks(db.sql, ds, resolved, options)) {
+            yield rows === 0 ? chunk.text : `,${chunk.text}`;
+            rows += chunk.rows;
+            if (performance.now() - reported > PROGRESS_EVERY_MS) {
+              reported = performance.now();
+              await recordExportProgress(db.sql, event.jobId, rows, ds.numFeatures);
+            }
           }
+          yield ']}';
         }
-        yield ']}';
+        return writeExport(event.jobId, pieces(), () => rows);
+      },
+      shape,
+    ).then(async (result) => {
+      if (await discardIfRemoved(db, event.jobId)) {
+        throw new HttpError(410, `Geodataset '${job.layer}' was removed while it was exported.`);
       }
-      return writeExport(event.jobId, pieces(), () => rows);
-    }).then(async (result) => {
       await recordExportProgress(db.sql, event.jobId, result.features, result.features);
       return result;
     });

@@ -99,6 +99,22 @@ async function seeOther(key: string, bytes: number, limit: number, hint?: string
   );
 }
 
+/**
+ * The refusal of a read that would start one export more than the caps allow (lib/uploads/exportCaps.ts):
+ * 429 or 503 in the failure shape, with `Retry-After`; nothing was started.
+ */
+export function exportRefusedAnswer(refused: {
+  status: number;
+  message: string;
+  retryAfter: number;
+}): HttpResponse {
+  return respond(
+    refused.status,
+    { status: 'failure', message: refused.message },
+    { headers: { 'Retry-After': String(refused.retryAfter), 'Cache-Control': 'no-store' } },
+  );
+}
+
 /** Seconds a caller is told to wait before it looks at a running export job again (`Retry-After`). */
 const EXPORT_RETRY_AFTER_S = 5;
 

@@ -4,6 +4,7 @@ import { HttpError } from '#lib/errors.ts';
 import { invokeAsync } from '#lib/jobs/invoke.ts';
 import { getJob, type JobView } from '#lib/jobs/jobs.ts';
 import { log } from '#lib/log.ts';
+import { type ExportRefusal, exportRefusal } from './exportCaps.ts';
 import {
   EXPORT_FUNCTION,
   EXPORT_KIND,
@@ -18,8 +19,9 @@ import { uploadStream } from './streamUpload.ts';
 /**
  * Whole-layer GeoJSON exports (docs/geodatasets-read.md, "Export jobs"): a read too big to finish inside
  * one request is written to the upload bucket by an async job (`jobExportGeodataset`) that the caller
- * follows. One export per layer version and read parameters: a repeated request reuses the running or
- * finished one. The S3 and Lambda SDKs load with this module: the read function imports it only when a
+ * follows. One export per layer version and read (as parsed: exportKey.ts): a repeated request reuses the
+ * running or finished one; new ones are capped (exportCaps.ts), and swept after their reuse window
+ * (exportSweep.ts). The S3 and Lambda SDKs load with this module: the read function imports it only when a
  * read is handed over (lib/uploads/exportRule.ts holds the rule it checks first).
  */
 
@@ -28,10 +30,11 @@ export function exportObjectKey(jobId: string): string {
   return `${RESPONSES_PREFIX}exports/${jobId}.json`;
 }
 
-/** The 64-bit advisory lock id of a reuse key (two requests for one export start one job). */
-function lockId(key: string): bigint {
-  return BigInt.asIntN(64, BigInt(`0x${key.slice(0, 16)}`));
-}
+/**
+ * The advisory lock that serializes the starts of new exports: the look-up of a reusable job, the caps'
+ * count and the insert (two requests for one export start one job; racing reads cannot all pass a cap).
+ */
+const EXPORT_START_LOCK = 727277;
 
 /**
  * The job of `input` that a request may follow: queued or running, succeeded recently enough, or failed
@@ -49,24 +52,31 @@ async function reusable(sql: Queryable, key: string): Promise<string | undefined
   return row?.id;
 }
 
+/** What a read handed over gets: the job to follow or answer, or a refusal by the caps (exportCaps.ts). */
+export type ExportStart = { job: JobView; refused?: undefined } | { refused: ExportRefusal; job?: undefined };
+
 /**
  * The export job of `input`: the running or recently finished one, else a new one, invoked
- * asynchronously. A failed export is reused for `EXPORT_RETRY_SECONDS` (the read answers its failure),
- * then the next request starts another. Two requests at once
- * start one job (an advisory lock on the key, held by the transaction that looks and inserts). When the
- * job cannot be invoked it is marked failed and the request answered 503.
+ * asynchronously, when the caps (exportCaps.ts) leave room for it; else the refusal. A failed export is
+ * reused for `EXPORT_RETRY_SECONDS` (the read answers its failure), then the next request starts another.
+ * Two requests at once start one job (an advisory lock held by the transaction that looks, counts and
+ * inserts). When the job cannot be invoked it is marked failed and the request answered 503.
  */
-export async function findOrStartExport(db: Db, input: ExportInput): Promise<JobView> {
-  const { id, created } = await db.transaction(async (tx) => {
-    await tx`select pg_advisory_xact_lock(${lockId(input.key).toString()}::bigint)`;
-    const found = await reusable(tx, input.key);
-    if (found) return { id: found, created: false };
+export async function findOrStartExport(db: Db, input: ExportInput): Promise<ExportStart> {
+  const found = await db.transaction(async (tx) => {
+    await tx`select pg_advisory_xact_lock(${EXPORT_START_LOCK})`;
+    const reused = await reusable(tx, input.key);
+    if (reused) return { id: reused, created: false } as const;
+    const refused = await exportRefusal(tx, input);
+    if (refused) return { refused };
     const id = randomUUID();
     await tx`
       insert into jobs (id, kind, name, state, input)
       values (${id}::uuid, ${EXPORT_KIND}, ${input.layer}, 'queued', ${tx.json(input as any)})`;
     return { id, created: true };
   });
+  if (found.refused) return { refused: found.refused };
+  const { id, created } = found as { id: string; created: boolean };
   if (created) {
     try {
       await invokeAsync(EXPORT_FUNCTION, { jobId: id });
@@ -79,7 +89,7 @@ export async function findOrStartExport(db: Db, input: ExportInput): Promise<Job
       throw new HttpError(503, message);
     }
   }
-  return getJob(db.sql, id);
+  return { job: await getJob(db.sql, id) };
 }
 
 /**

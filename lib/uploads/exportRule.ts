@@ -1,7 +1,7 @@
-import { createHash } from 'node:crypto';
 import type { Geodataset } from '#lib/geodatasets/catalog.ts';
 import type { JobView } from '#lib/jobs/jobs.ts';
 import { envNumber } from '#lib/settings.ts';
+import { exportReadKey } from './exportKey.ts';
 
 /**
  * When a whole-layer GeoJSON read is handed to an export job, and what the job is (docs/geodatasets-read.md,
@@ -41,12 +41,16 @@ export function exportRetrySeconds(): number {
 
 /** What an export job reads: the layer at one version, with the request's declared parameters. */
 export interface ExportInput {
-  /** The reuse key: layer id, version and table, and the parameters (sorted). */
+  /** The reuse key: layer id, version and table, and the read as parsed (exportKey.ts). */
   key: string;
   layer: string;
+  /** The layer's catalog id: a removed layer's exports answer 410, even once a layer of its name exists. */
+  layerId?: number;
   version: number;
   table: string;
   params: Record<string, unknown>;
+  /** Who asked first (`user:<id>` or `address:<ip>`), for the per-caller cap; not part of the key. */
+  caller?: string;
 }
 
 /** A finished export: its object, size in bytes and number of features. */
@@ -56,25 +60,19 @@ export interface ExportResult {
   features: number;
 }
 
-function sorted(value: unknown): unknown {
-  if (Array.isArray(value)) return value.map(sorted);
-  if (value && typeof value === 'object') {
-    return Object.fromEntries(
-      Object.keys(value as object)
-        .sort()
-        .map((k) => [k, sorted((value as Record<string, unknown>)[k])]),
-    );
-  }
-  return value;
-}
-
-/** The input of the export of `ds` (its current version) read with `params`. */
-export function exportInput(ds: Geodataset, params: Record<string, unknown>): ExportInput {
+/**
+ * The input of the export of `ds` (its current version) read with `params` (its CQL2 filter parsed:
+ * `cql2`), asked by `caller`.
+ */
+export function exportInput(
+  ds: Geodataset,
+  params: Record<string, unknown>,
+  options: { cql2?: { ast: unknown; crs: string }; caller?: string } = {},
+): ExportInput {
+  const { cql2, caller } = options;
   const clean = Object.fromEntries(Object.entries(params).filter(([, v]) => v !== undefined && v !== null));
-  const key = createHash('sha256')
-    .update(JSON.stringify([ds.id, ds.version, ds.table, sorted(clean)]))
-    .digest('hex');
-  return { key, layer: ds.name, version: ds.version, table: ds.table, params: clean };
+  const key = exportReadKey(ds, clean, cql2);
+  return { key, layer: ds.name, layerId: ds.id, version: ds.version, table: ds.table, params: clean, caller };
 }
 
 /** The `{key, bytes, features}` of a finished export job, or undefined. */

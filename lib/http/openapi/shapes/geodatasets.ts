@@ -1,4 +1,4 @@
-import { successMessage, successWith } from '../describe.ts';
+import { failure, successMessage, successWith } from '../describe.ts';
 import { arrayOf, dateTime, integer, nullable, number, object, string } from '../json.ts';
 
 /** Response shapes of /api/geodatasets (docs/contract.md#4-geodatasets-api, docs/geodatasets-read.md). */
@@ -200,6 +200,24 @@ export const exportStarted = {
     { message: string, url: string, body: object({ job: object({ id: string, state: jobState }) }) },
     ['message', 'url', 'body'],
   ),
+};
+
+/** 410 of an export job whose layer was removed (docs/geodatasets-read.md, "Export jobs"). */
+export const layerGone = {
+  description: 'The export job read a layer that has since been removed: the job and its GeoJSON are gone.',
+  schema: failure,
+};
+
+/**
+ * 429 (the caller's own exports fill its cap) or 503 (the layer's or the service's do) of a whole-layer
+ * read that would start one more export (docs/geodatasets-read.md, "Export jobs", "Caps").
+ */
+export const exportRefused = {
+  description:
+    "A new export would pass a cap on running exports: 429 for the caller's own cap (EXPORT_MAX_PER_CALLER), " +
+    "503 for the layer's (EXPORT_MAX_PER_LAYER) or the service's (EXPORT_MAX_RUNNING). " +
+    'Retry-After: 30. Cache-Control: no-store. Nothing is started.',
+  schema: failure,
 };
 
 export const jobAnswer = successWith(
