@@ -1,5 +1,6 @@
 import type { Queryable } from '#lib/db/index.ts';
 import { type StoredFieldStats, sqlTable } from './catalog.ts';
+import { highestId } from './extents.ts';
 import { numericValue, sqlNumeric } from './numeric.ts';
 
 /**
@@ -105,34 +106,64 @@ export function toFieldStats(stored: StoredStats, numFeatures: number): Record<s
 }
 
 /**
- * Computes field_stats over every stored row of `table` in one pass (one scan, grouped by key), members of
- * nested objects under their dotted path (a recursive walk, depth-bounded as on ingest). Works on json and
- * jsonb properties. Poison numbers are skipped, as on ingest: the text goes through `numeric` (bounded so
- * the cast cannot overflow) and magnitudes above `MAX_MAGNITUDE` do not count.
+ * Rows of the primary key one statement of `computeStoredStats` reads. The RDS Data API stops a statement
+ * after 45 s (docs/connections.md, "Long job statements"): a whole large layer in one statement passed that
+ * (the hourly `jobRecomputeMissingStats`), so the stats are summed over id ranges, each statement bounded
+ * (about 1 s per 100,000 points with ten properties on the bench server; figures in docs/connections.md).
+ */
+export const STATS_CHUNK_IDS = 100_000;
+
+/**
+ * Computes field_stats over every stored row of `table`: members of nested objects under their dotted path
+ * (a recursive walk, depth-bounded as on ingest), in statements of `chunkIds` ids each, merged here
+ * (`mergeStats`: min, max, sum, sumsq and count merge exactly). Works on json and jsonb properties.
+ * Poison numbers are skipped, as on ingest: the text goes through `numeric` (bounded so the cast cannot
+ * overflow) and magnitudes above `MAX_MAGNITUDE` do not count.
  */
 export async function computeStoredStats(
   sql: Queryable,
   table: string,
   propertiesType: 'json' | 'jsonb',
+  chunkIds = STATS_CHUNK_IDS,
+): Promise<StoredStats> {
+  const top = await highestId(sql, { table });
+  let out: StoredStats = {};
+  for (let after = 0; after < top; after += chunkIds) {
+    out = mergeStats(
+      out,
+      await statsOfRange(sql, table, propertiesType, after, Math.min(top, after + chunkIds)),
+    );
+  }
+  return out;
+}
+
+/** The field_stats of the rows with `after < id <= upTo`, one statement (one scan, grouped by key). */
+async function statsOfRange(
+  sql: Queryable,
+  table: string,
+  propertiesType: 'json' | 'jsonb',
+  after: number,
+  upTo: number,
 ): Promise<StoredStats> {
   const t = sqlTable(sql, { table });
   const json = propertiesType === 'json';
   const each = json ? sql`json_each` : sql`jsonb_each`;
   const typeOf = json ? sql`json_typeof` : sql`jsonb_typeof`;
+  const rows = sql`
+    select properties from ${t}
+    where id > ${after}::bigint and id <= ${upTo}::bigint and ${typeOf}(properties) = 'object'`;
   // CASE (in sqlNumeric) keeps the casts behind their tests (the planner may evaluate quals in any order).
-  const rows = await sql`
+  const found = await sql`
     with recursive nested(key, value, depth) as (
        select o.key || '.' || c.key, c.value, 1
-       from (select e.key, e.value
-             from (select properties from ${t} where ${typeOf}(properties) = 'object') d, ${each}(d.properties) e
+       from (select e.key, e.value from (${rows}) d, ${each}(d.properties) e
              where ${typeOf}(e.value) = 'object') o, ${each}(o.value) c
        union all
        select n.key || '.' || c.key, c.value, n.depth + 1
        from nested n, ${each}(n.value) c
        where ${typeOf}(n.value) = 'object' and n.depth < ${MAX_DEPTH}::int
      ), e as (
-       select e.key, e.value
-       from (select properties from ${t} where ${typeOf}(properties) = 'object') d, ${each}(d.properties) e
+       select e.key, e.value from (${rows}) d, ${each}(d.properties) e
        union all
        select key, value from nested
      )
@@ -145,7 +176,7 @@ export async function computeStoredStats(
      where x is not null
      group by key`;
   const out: StoredStats = {};
-  for (const r of rows) {
+  for (const r of found) {
     out[r.key as string] = {
       type: 'number',
       min: Number(r.min),

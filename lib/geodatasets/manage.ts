@@ -3,8 +3,8 @@ import type { Db } from '#lib/db/index.ts';
 import { notFound } from '#lib/errors.ts';
 import { log } from '#lib/log.ts';
 import { assertDatasetName, safeTable, toGeodataset } from './catalog.ts';
-import { updateExtents } from './extents.ts';
-import { computeStoredStats, type StoredStats } from './fieldStats.ts';
+import { EXTENT_CHUNK_IDS, updateExtents } from './extents.ts';
+import { computeStoredStats, STATS_CHUNK_IDS, type StoredStats } from './fieldStats.ts';
 import { dropRankLevels } from './rank.ts';
 
 async function locked(tx: Parameters<Parameters<Db['transaction']>[0]>[0], name: string) {
@@ -26,16 +26,21 @@ export async function removeGeodataset(db: Db, name: string): Promise<void> {
 }
 
 /**
- * Recomputes field_stats from the stored rows in one pass, under the catalog row lock (an append waits).
- * Data are unchanged, so `version` and `updated_at` stay.
+ * Recomputes field_stats from the stored rows, under the catalog row lock (an append waits), in statements
+ * of `chunkIds` ids each, so no statement passes the Data API's 45 s on a large layer (docs/connections.md,
+ * "Long job statements"). Data are unchanged, so `version` and `updated_at` stay.
  */
-export async function recomputeStats(db: Db, name: string): Promise<{ name: string; fields: number }> {
+export async function recomputeStats(
+  db: Db,
+  name: string,
+  chunkIds = STATS_CHUNK_IDS,
+): Promise<{ name: string; fields: number }> {
   return db.transaction(async (tx) => {
     const ds = await locked(tx, name);
-    const stats: StoredStats = await computeStoredStats(tx, ds.table, ds.propertiesType);
+    const stats: StoredStats = await computeStoredStats(tx, ds.table, ds.propertiesType, chunkIds);
     await tx`update geodatasets set field_stats = ${tx.json(stats as any)} where id = ${ds.id}`;
     // The OGC API extents (docs/ogc.md) are recomputed with them.
-    await updateExtents(tx, ds);
+    await updateExtents(tx, ds, 0, false, Math.min(chunkIds, EXTENT_CHUNK_IDS));
     return { name: ds.name, fields: Object.keys(stats).length };
   });
 }
@@ -50,12 +55,15 @@ export async function datasetsWithoutStats(db: Db): Promise<string[]> {
  * The scheduled job: recomputes stats for every dataset lacking them, one transaction each. A dataset that
  * fails is logged and skipped; the others still get their stats (docs/geodatasets-read.md).
  */
-export async function recomputeMissingStats(db: Db): Promise<{ recomputed: string[]; failed: string[] }> {
+export async function recomputeMissingStats(
+  db: Db,
+  chunkIds = STATS_CHUNK_IDS,
+): Promise<{ recomputed: string[]; failed: string[] }> {
   const recomputed: string[] = [];
   const failed: string[] = [];
   for (const name of await datasetsWithoutStats(db)) {
     try {
-      await recomputeStats(db, name);
+      await recomputeStats(db, name, chunkIds);
       recomputed.push(name);
     } catch (e) {
       if ((e as { statusCode?: number }).statusCode === 404) continue; // removed meanwhile
