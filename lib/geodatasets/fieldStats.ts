@@ -107,9 +107,9 @@ export function toFieldStats(stored: StoredStats, numFeatures: number): Record<s
 
 /**
  * Rows of the primary key one statement of `computeStoredStats` reads. The RDS Data API stops a statement
- * after 45 s (docs/connections.md, "Long job statements"): a whole large layer in one statement passed that
+ * after 45 s (docs/connections.md, "Long job statements on the Data API"): a whole large layer in one statement passed that
  * (the hourly `jobRecomputeMissingStats`), so the stats are summed over id ranges, each statement bounded
- * (about 1 s per 100,000 points with ten properties on the bench server; figures in docs/connections.md).
+ * (about 2 s per 100,000 rows of ten properties on a loaded 2-core machine: docs/connections.md).
  */
 export const STATS_CHUNK_IDS = 100_000;
 

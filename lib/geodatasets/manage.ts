@@ -28,7 +28,7 @@ export async function removeGeodataset(db: Db, name: string): Promise<void> {
 /**
  * Recomputes field_stats from the stored rows, under the catalog row lock (an append waits), in statements
  * of `chunkIds` ids each, so no statement passes the Data API's 45 s on a large layer (docs/connections.md,
- * "Long job statements"). Data are unchanged, so `version` and `updated_at` stay.
+ * "Long job statements on the Data API"). Data are unchanged, so `version` and `updated_at` stay.
  */
 export async function recomputeStats(
   db: Db,

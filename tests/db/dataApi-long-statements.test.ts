@@ -10,8 +10,8 @@ import { isEmbedded, uniqueName } from '../helpers.ts';
 
 /**
  * The Data API's 45 s wait for a statement and its auto-pause resume (docs/connections.md, "Long job
- * statements" and "The Data API driver's retries"), against a stand-in whose wait is shortened to
- * `WAIT_MS`: past it a statement is cancelled (`StatementTimeoutException`) unless the call asked
+ * statements on the Data API" and "An auto-paused Aurora is waited for"), against a stand-in whose wait
+ * is shortened to `WAIT_MS`: past it a statement is cancelled (`StatementTimeoutException`) unless the call asked
  * `continueAfterTimeout`; the hourly stats job, whose one statement over a whole layer passed the wait,
  * now reads the layer in bounded id ranges. Server only: the embedded database runs one statement at a
  * time for every test file, so a wait of a second measures the others' load there.
