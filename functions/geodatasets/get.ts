@@ -91,8 +91,14 @@ export const handler = endpoint(
         ? `user:${principal.user.id}`
         : `address:${event.requestContext?.identity?.sourceIp ?? 'unknown'}`;
       const input = exportInput(ds, { ...params, layer: undefined, type: undefined }, { cql2, caller });
-      const start = await readWithCql2(db.sql, ds, await resolveReadFilters(db.sql, filters), cql2, () =>
-        findOrStartExport(db, input),
+      // The job's read, so the same bound (docs/cql2.md, "Cost").
+      const start = await readWithCql2(
+        db.sql,
+        ds,
+        await resolveReadFilters(db.sql, filters),
+        cql2,
+        () => findOrStartExport(db, input),
+        { chunked: readsInSpans(filters, options) },
       );
       if (start.refused) return exportRefusedAnswer(start.refused);
       const jobUrl = `${publicBaseUrl(event)}${event.path.replace(/\/geodatasets\/get(\/.*)?$/, '')}/geodatasets/jobs/${start.job.id}`;

@@ -9,7 +9,7 @@ import {
 } from '#lib/geodatasets/read/filters.ts';
 import { readTile } from '#lib/geodatasets/tiles/readTile.ts';
 import { type TileKeyInput, tileEtag, tileHeaders } from '#lib/geodatasets/tiles/tileCache.ts';
-import { type TileAddress, tileSettings } from '#lib/geodatasets/tiles/tileParams.ts';
+import { type TileAddress, tileFilterBounds, tileSettings } from '#lib/geodatasets/tiles/tileParams.ts';
 import type { Cql2Filter } from '#lib/ogc/cql2/filter.ts';
 import { readWithCql2 } from '#lib/ogc/cql2/readFilter.ts';
 import { etagMatches } from './middleware/conditionalRequest.ts';
@@ -39,10 +39,18 @@ export async function tileResponse(tile: {
   const headers = tileHeaders(etag, settings);
   if (etagMatches(header(tile.headers, 'if-none-match'), etag)) return respond(304, undefined, { headers });
   const resolved = await resolveReadFilters(db.sql, tile.filters);
-  const built = await readWithCql2(db.sql, ds, resolved, tile.cql2, (filters) => {
-    const where = sqlWhere(db.sql, ds, filters, 't');
-    return withReadErrors(() => readTile(db, ds, address, where, { settings, source }));
-  });
+  const built = await readWithCql2(
+    db.sql,
+    ds,
+    resolved,
+    tile.cql2,
+    (filters) => {
+      const where = sqlWhere(db.sql, ds, filters, 't');
+      return withReadErrors(() => readTile(db, ds, address, where, { settings, source }));
+    },
+    // Only the tile's features meet the filter (the GiST index on its box); noDuplicates spans the layer.
+    { box: tile.filters.noDuplicates ? undefined : tileFilterBounds(address) },
+  );
   if (built.n === 0 || built.bytes === 0) return respond(204, undefined, { headers });
   return binary(200, built.base64, 'application/x-protobuf', headers);
 }

@@ -54,6 +54,11 @@ export interface ReadFilters {
    * and ANDed with the others. Set by the handler, not by `parseReadFilters`.
    */
   cql2?: ExtraCondition;
+  /**
+   * The most ids one statement of a keyset-paged read (`featureChunks`) may look at: set with `cql2` from the
+   * filter's cost per feature, so each statement stays within the cost limit (docs/cql2.md, "Cost").
+   */
+  maxSpan?: number;
 }
 
 /** A condition another module builds for a read: called per table alias (the noDuplicates subquery has its own). */

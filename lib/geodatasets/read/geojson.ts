@@ -220,6 +220,14 @@ export function featuresQuery(
     order by q.id`;
 }
 
+/**
+ * Whether `featureChunks` reads `f` in short keyset statements, each over an id span (not one statement over
+ * the whole matched set: `stats`, `id`, an `offset`, or `noDuplicates`, whose groups span the layer).
+ */
+export function readsInSpans(f: ReadFilters, opts: GeojsonOptions): boolean {
+  return !opts.stats?.length && f.id === undefined && !opts.offset && !f.noDuplicates;
+}
+
 /** Features read by one statement of a keyset-paged read (`featureChunks`). */
 export const CHUNK_ROWS = 2000;
 /** The id range the first statement of a keyset-paged read looks at, matched or not. */
@@ -281,7 +289,8 @@ export async function* featureChunks(
   let after = opts.after ?? 0;
   let offset = opts.offset;
   let left = opts.limit ?? Number.POSITIVE_INFINITY;
-  let span = sizes.span;
+  const widest = f.maxSpan ?? Number.POSITIVE_INFINITY;
+  let span = Math.min(sizes.span, widest);
   while (left > 0 && after < maxId) {
     const want = Math.min(sizes.rows, left);
     // With an offset, the first statement skips it over the whole key range (offset paging's own cost).
@@ -299,7 +308,7 @@ export async function* featureChunks(
     else if (upTo === undefined) break;
     else {
       after = upTo;
-      if (ms < FAST_MS) span *= 4;
+      if (ms < FAST_MS) span = Math.min(span * 4, widest);
     }
   }
   if ((await tableOid()) !== oid) {

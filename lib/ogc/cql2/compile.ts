@@ -14,7 +14,9 @@ import {
   SPATIAL_OPS,
   TEMPORAL_OPS,
 } from './ast.ts';
+import { COST_WEIGHTS as W } from './costWeights.ts';
 import type { FilterCrs } from './crs.ts';
+import { type Conversion, PropertyScope } from './propertyScope.ts';
 
 /**
  * The CQL2 AST → a postgres.js SQL condition (docs/cql2.md). Nothing of the filter's text reaches the SQL:
@@ -33,6 +35,8 @@ export type Kind = 'number' | 'text' | 'boolean' | 'instant' | 'geometry' | 'jso
 export interface Operand {
   kind: Kind;
   sql: Fragment;
+  /** A property value read once per feature: its number in the compiler's `PropertyScope`. */
+  ref?: number;
 }
 
 export interface SqlTarget {
@@ -95,11 +99,71 @@ function compareSql(sql: Queryable, op: string, a: Fragment, b: Fragment): Fragm
 
 class Compiler {
   private readonly sql: Queryable;
+  /** Where property values are read once per feature (set while compiling the conjuncts that read them). */
+  private scope?: PropertyScope;
+  /** Per-feature cost of what is compiled so far, spatial predicates apart (costWeights.ts). */
+  units = 0;
+  /** What the current scope has counted already (a value or conversion read once is counted once). */
+  private counted = new Set<string>();
   constructor(
     private readonly t: SqlTarget,
     private readonly crs: FilterCrs,
   ) {
     this.sql = t.sql;
+  }
+
+  /**
+   * The whole filter: the top-level conjuncts that read no property value stay plain conditions on the
+   * row (a spatial predicate keeps its GiST index, `id` and the time columns their btrees); the others
+   * become one subquery reading each property value once (`PropertyScope`).
+   */
+  filter(e: Expr): Fragment {
+    const sql = this.sql;
+    const conjuncts = isOp(e) && e.op === 'and' ? e.args : [e];
+    const plain = conjuncts.filter((c) => !this.readsProperties(c)).map((c) => this.condition(c));
+    const reading = conjuncts.filter((c) => this.readsProperties(c));
+    if (reading.length > 0) {
+      const scope = new PropertyScope(sql);
+      const before = this.units;
+      this.scope = scope;
+      this.counted = new Set();
+      const scoped = reading.map((c) => this.condition(c));
+      this.scope = undefined;
+      if (scope.pays) {
+        this.units += W.scope;
+        plain.push(scope.wrap(scoped.reduce((acc, p) => sql`${acc} and ${p}`)));
+      } else {
+        this.units = before;
+        plain.push(...reading.map((c) => this.condition(c)));
+      }
+    }
+    if (plain.length === 1) return plain[0];
+    return sql`(${plain.reduce((acc, p) => sql`${acc} and ${p}`)})`;
+  }
+
+  /** Whether `e` names a property value (a jsonb path), as opposed to only columns and literals. */
+  private readsProperties(e: Expr): boolean {
+    if (Array.isArray(e)) return e.some((x) => this.readsProperties(x));
+    if (typeof e !== 'object' || e === null) return false;
+    if (isProperty(e)) return this.t.property(e.property)?.kind === 'json';
+    if (isOp(e)) return e.args.some((x) => this.readsProperties(x));
+    if ('interval' in e) return e.interval.some((x) => this.readsProperties(x as Expr));
+    return false;
+  }
+
+  /** A conversion of a property value: once per feature in the scope, else inline. */
+  private converted(v: Operand, conversion: Conversion, make: (raw: Fragment) => Fragment): Fragment {
+    if (this.once(`${conversion}:${v.ref}`, v)) this.units += W.convert[conversion];
+    if (this.scope && v.ref !== undefined) return this.scope.convert(conversion, v.ref, make);
+    return make(v.sql);
+  }
+
+  /** Whether work on value `v` is to be counted: always inline; in a scope, its first time only. */
+  private once(key: string, v: Operand): boolean {
+    if (!this.scope || v.ref === undefined) return true;
+    if (this.counted.has(key)) return false;
+    this.counted.add(key);
+    return true;
   }
 
   private unsupported(what: string): never {
@@ -111,6 +175,7 @@ class Compiler {
     if (typeof e === 'boolean') return e ? sql`true` : sql`false`;
     if (!isOp(e)) return this.unsupported('a value where a condition is expected');
     const { op, args } = e;
+    if (op === 'and' || op === 'or' || op === 'not') this.units += W.logic * args.length;
     if (op === 'and' || op === 'or') {
       const parts = args.map((a) => this.condition(a));
       const joined = parts.reduce((acc, p) => (op === 'and' ? sql`${acc} and ${p}` : sql`${acc} or ${p}`));
@@ -121,6 +186,7 @@ class Compiler {
     if (op === 'like') return this.like(args[0], args[1]);
     if (op === 'between') {
       const [v, lo, hi] = args.map((a) => this.asNumber(this.value(a), 'BETWEEN'));
+      this.units += 2 * W.compare;
       return sql`(${v} between ${lo} and ${hi})`;
     }
     if (op === 'in') return this.inList(args[0], args[1] as Expr[]);
@@ -145,13 +211,18 @@ class Compiler {
     if (typeof e === 'boolean') return { kind: 'boolean', sql: sql`${e}::boolean` };
     if (Array.isArray(e)) return this.unsupported('an array here');
     if (isProperty(e)) return this.property(e.property);
-    if ('date' in e) return { kind: 'instant', sql: dateSql(sql, e.date) };
-    if ('timestamp' in e) return { kind: 'instant', sql: timestampSql(sql, e.timestamp) };
+    // An instant literal as an InitPlan: cast once per statement, not once per feature and arm.
+    if ('date' in e) return { kind: 'instant', sql: sql`(select ${dateSql(sql, e.date)})` };
+    if ('timestamp' in e) return { kind: 'instant', sql: sql`(select ${timestampSql(sql, e.timestamp)})` };
     if ('bbox' in e || 'type' in e) return { kind: 'geometry', sql: this.geometry(e) };
     if ('interval' in e) return this.unsupported('an INTERVAL outside a temporal operator');
     const { op, args } = e as OpCall;
-    if (op === 'casei')
-      return { kind: 'text', sql: sql`lower(${this.asText(this.value(args[0]), 'CASEI')})` };
+    if (op === 'casei') {
+      const v = this.value(args[0]);
+      if (v.kind === 'json')
+        return { kind: 'text', sql: this.converted(v, 'lower', (r) => sql`lower(${r} #>> '{}')`) };
+      return { kind: 'text', sql: sql`lower(${this.asText(v, 'CASEI')})` };
+    }
     if (op === 'accenti') return this.unsupported('ACCENTI (accent-insensitive comparison)');
     if ((ARITHMETIC_OPS as readonly string[]).includes(op)) return this.unsupported(`arithmetic ('${op}')`);
     return this.unsupported(`the function '${op.slice(0, 40)}'`);
@@ -163,31 +234,38 @@ class Compiler {
       throw badRequest(
         `'filter' names an unknown property ${JSON.stringify(name.slice(0, 80))}; the queryables are listed at ${this.t.queryablesHint}.`,
       );
-    return p;
+    if (p.kind !== 'json') return p;
+    const v: Operand = this.scope ? { kind: 'json', ...this.scope.value(name, p.sql) } : p;
+    if (this.once(`read:${v.ref}`, v)) this.units += W.read;
+    return v;
   }
 
   private asNumber(v: Operand, where: string): Fragment {
     if (v.kind === 'number') return v.sql;
-    if (v.kind === 'json') return this.t.jsonNumber(v.sql);
+    if (v.kind === 'json') return this.converted(v, 'number', (r) => this.t.jsonNumber(r));
     return this.mismatch(v, 'a number', where);
   }
 
   private asText(v: Operand, where: string): Fragment {
     if (v.kind === 'text') return v.sql;
-    if (v.kind === 'json') return this.sql`(${v.sql} #>> '{}')`;
+    if (v.kind === 'json') return this.converted(v, 'text', (r) => this.sql`(${r} #>> '{}')`);
     return this.mismatch(v, 'a string', where);
   }
 
   private asBoolean(v: Operand, where: string): Fragment {
     if (v.kind === 'boolean') return v.sql;
     if (v.kind === 'json')
-      return this.sql`(case when jsonb_typeof(${v.sql}) = 'boolean' then (${v.sql} #>> '{}')::boolean end)`;
+      return this.converted(
+        v,
+        'boolean',
+        (r) => this.sql`(case when jsonb_typeof(${r}) = 'boolean' then (${r} #>> '{}')::boolean end)`,
+      );
     return this.mismatch(v, 'a boolean', where);
   }
 
   private asInstant(v: Operand, where: string): Fragment {
     if (v.kind === 'instant') return v.sql;
-    if (v.kind === 'json') return this.t.jsonTime(v.sql);
+    if (v.kind === 'json') return this.converted(v, 'instant', (r) => this.t.jsonTime(r));
     return this.mismatch(v, 'an instant (DATE or TIMESTAMP)', where);
   }
 
@@ -202,6 +280,7 @@ class Compiler {
     const b = this.value(e.args[1]);
     const kind = [a.kind, b.kind].find((k) => k !== 'json') ?? 'json';
     const where = `'${e.op}'`;
+    this.units += kind === 'json' ? W.jsonCompare : W.compare;
     switch (kind) {
       case 'number':
         return compareSql(sql, e.op, this.asNumber(a, where), this.asNumber(b, where));
@@ -221,6 +300,7 @@ class Compiler {
   private like(left: Expr, pattern: Expr): Fragment {
     const a = this.asText(this.value(left), 'LIKE');
     const p = this.asText(this.value(pattern), 'LIKE');
+    this.units += W.like;
     return this.sql`(${a} like ${p} escape '\\')`;
   }
 
@@ -238,11 +318,13 @@ class Compiler {
       return this.unsupported('IN on geometries');
     };
     const parts = items.map(conv).reduce((acc, p) => sql`${acc}, ${p}`);
+    this.units += W.inItem * items.length;
     return sql`(${conv(v)} in (${parts}))`;
   }
 
   private isNull(e: Expr): Fragment {
     const v = this.value(e);
+    this.units += W.compare;
     if (v.kind === 'json') return this.sql`(${v.sql} is null or jsonb_typeof(${v.sql}) = 'null')`;
     return this.sql`(${v.sql} is null)`;
   }
@@ -308,7 +390,10 @@ class Compiler {
     }
     if (typeof e === 'object' && e !== null && !Array.isArray(e) && 'date' in e) {
       const day = dateSql(sql, e.date);
-      return { start: day, end: sql`(${day} + interval '1 day' - interval '1 microsecond')` };
+      return {
+        start: sql`(select ${day})`,
+        end: sql`(select ${day} + interval '1 day' - interval '1 microsecond')`,
+      };
     }
     const t = this.asInstant(this.value(e), 'a temporal operator');
     return { start: t, end: t };
@@ -319,7 +404,7 @@ class Compiler {
     if (typeof e === 'string') {
       if (e === '..') return side === 'start' ? sql`'-infinity'::timestamptz` : sql`'infinity'::timestamptz`;
       if (e.length === 10) return this.interval({ date: e })[side];
-      return timestampSql(sql, e);
+      return sql`(select ${timestampSql(sql, e)})`;
     }
     return this.interval(e)[side];
   }
@@ -328,6 +413,7 @@ class Compiler {
     const sql = this.sql;
     const a = this.interval(x);
     const b = this.interval(y);
+    this.units += W.compare * TEMPORAL_COMPARISONS[op];
     switch (op) {
       case 't_after':
         return sql`(${a.start} > ${b.end})`;
@@ -376,6 +462,25 @@ function checkMercator(positions: number[][]): void {
     );
 }
 
+/** The comparisons each temporal relation makes (as written in `temporal`). */
+const TEMPORAL_COMPARISONS: Record<string, number> = {
+  t_after: 1,
+  t_before: 1,
+  t_contains: 2,
+  t_disjoint: 2,
+  t_during: 2,
+  t_equals: 2,
+  t_finishedBy: 2,
+  t_finishes: 2,
+  t_intersects: 2,
+  t_meets: 1,
+  t_metBy: 1,
+  t_overlappedBy: 3,
+  t_overlaps: 3,
+  t_startedBy: 2,
+  t_starts: 2,
+};
+
 const KIND_NAMES: Record<Kind, string> = {
   number: 'a number',
   text: 'a string',
@@ -387,5 +492,20 @@ const KIND_NAMES: Record<Kind, string> = {
 
 /** The SQL condition of a parsed filter (400 for an unknown property, a type mismatch, an unsupported operator). */
 export function compileCql2(ast: Expr, target: SqlTarget, crs: FilterCrs): Fragment {
-  return new Compiler(target, crs).condition(ast);
+  return new Compiler(target, crs).filter(ast);
+}
+
+/**
+ * The condition and what it costs per feature, spatial predicates apart (cost.ts counts those with the
+ * features their literal meets): the weights of costWeights.ts for each operator, argument and value as the
+ * SQL evaluates them.
+ */
+export function compileCql2WithCost(
+  ast: Expr,
+  target: SqlTarget,
+  crs: FilterCrs,
+): { sql: Fragment; unitsPerFeature: number } {
+  const c = new Compiler(target, crs);
+  const sql = c.filter(ast);
+  return { sql, unitsPerFeature: c.units };
 }

@@ -121,35 +121,54 @@ async function candidates(
   return { n: Number(row.n), vertices: Number(row.vertices) };
 }
 
-function tooCostly(units: number): never {
+function tooCostly(units: number, perFeature: number): never {
   throw badRequest(
-    `'filter' is too costly: its spatial predicates would compare at least ${Math.round(units).toLocaleString('en-US')} literal vertices with features, and the limit is ${CQL2_COST.maxUnits.toLocaleString('en-US')} per read (docs/cql2.md, "Cost"). Use a geometry with fewer vertices, a smaller area, or S_INTERSECTS.`,
+    `'filter' is too costly: about ${Math.round(units).toLocaleString('en-US')} units of work for one statement (${Math.round(perFeature).toLocaleString('en-US')} per feature for its comparisons and values, plus its spatial predicates' literal vertices compared with features), and the limit is ${CQL2_COST.maxUnits.toLocaleString('en-US')} per read (docs/cql2.md, "Cost"). Use fewer or simpler conditions, a geometry with fewer vertices, a smaller area, or S_INTERSECTS.`,
   );
 }
 
+/** Where a read evaluates the filter: at most `features` features per statement, or only those in `box`. */
+export interface CostScope {
+  /** Features one statement evaluates at most (a keyset-paged read's span); default the dataset's count. */
+  features?: number;
+  /** A lon/lat box the read is restricted to by the GiST index (a vector tile's): only its features count. */
+  box?: [number, number, number, number];
+}
+
 /**
- * The estimated units of the filter's spatial predicates on `ds`. Without a database read when the
- * dataset's feature count times the per-feature units stays under `costlyUnits`; else each predicate
- * counts only the features its literal's bounding box meets (and their own vertices). 400 above
- * `maxUnits`.
+ * The estimated units of one statement of a read under the filter on `ds` (docs/cql2.md, "Cost"):
+ * `perFeature` (the compiler's count of its comparisons and values) times the features a statement
+ * evaluates, plus its spatial predicates. Without a database read while the upper bound (the dataset's
+ * feature count) stays under `costlyUnits`; else a box counts its own features, and each spatial predicate
+ * only the features its literal's bounding box meets (and their own vertices). 400 above `maxUnits`.
  */
 export async function estimateCost(
   sql: Queryable,
   ds: Geodataset,
   ast: Expr,
   crs: FilterCrs,
+  perFeature = 0,
+  where: CostScope = {},
 ): Promise<number> {
   const terms = spatialTerms(ast);
-  const upper = terms.reduce((a, t) => a + ds.numFeatures * unitsPerFeature(t.op, t.vertices), 0);
+  let features = Math.min(ds.numFeatures, where.features ?? ds.numFeatures);
+  const spatialUpper = terms.reduce((a, t) => a + ds.numFeatures * unitsPerFeature(t.op, t.vertices), 0);
+  const upper = features * perFeature + spatialUpper;
   if (upper <= CQL2_COST.costlyUnits) return upper;
-  let units = 0;
+  if (where.box && perFeature > 0) {
+    const cap = Math.floor(CQL2_COST.maxUnits / perFeature) + 1;
+    features = Math.min(features, (await candidates(sql, ds, 'CRS84', where.box, cap)).n);
+  }
+  let units = features * perFeature;
+  if (units > CQL2_COST.maxUnits) tooCostly(units, perFeature);
   for (const t of terms) {
     const per = unitsPerFeature(t.op, t.vertices);
     if (!t.bbox) continue;
-    const cap = Math.floor((CQL2_COST.maxUnits - units) / per) + 1;
+    const left = CQL2_COST.maxUnits - units;
+    const cap = per > 0 ? Math.floor(left / per) + 1 : left + 1;
     const found = await candidates(sql, ds, crs, t.bbox, Math.max(1, cap));
     units += found.n * per + found.vertices;
-    if (units > CQL2_COST.maxUnits) tooCostly(units);
+    if (units > CQL2_COST.maxUnits) tooCostly(units, perFeature);
   }
   return units;
 }

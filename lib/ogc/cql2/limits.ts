@@ -10,15 +10,22 @@ export const CQL2_LIMITS = {
   maxGeometryVertices: 1_000,
   /** Vertices of all the geometry literals of one filter. */
   maxVertices: 2_000,
+  /**
+   * Characters of the SQL a filter compiles to, as the Data API receives it: its ExecuteStatement takes at
+   * most 65,536 characters of `sql` (AWS, RDS Data API reference), and a read's statement holds the filter
+   * twice with `noDuplicates`, around at most a few thousand characters of its own (docs/cql2.md, "Limits").
+   */
+  maxSqlChars: 16_384,
 } as const;
 
 /**
- * The work a filter's spatial predicates may cost one read (docs/cql2.md, "Cost"), in units of one
- * literal vertex compared with one feature (about 0.1-0.3 µs each, measured on both databases).
+ * The work one statement of a read may spend on a filter (docs/cql2.md, "Cost"), in units of about 0.1 µs
+ * of the embedded database's time (a third to a half of that on a server): one literal vertex compared with
+ * one feature, or the weights of costWeights.ts per feature for the other operators and values.
  */
 export const CQL2_COST = {
-  /** Above this a read is refused with a 400 naming `filter`: about 0.2-0.6 s of database work. */
-  maxUnits: 2_000_000,
+  /** Above this a read is refused with a 400 naming `filter`: about 0.5 s of the embedded database. */
+  maxUnits: 5_000_000,
   /** Above this a read is costly: it waits for a place in its process's costly-read lane (lane.ts). */
-  costlyUnits: 100_000,
+  costlyUnits: 250_000,
 } as const;

@@ -1,4 +1,6 @@
 import type { Queryable } from '#lib/db/index.ts';
+import { sqlTextOf } from '#lib/db/sqlText.ts';
+import { badRequest } from '#lib/errors.ts';
 import type { Geodataset } from '#lib/geodatasets/catalog.ts';
 import { sqlNumeric } from '#lib/geodatasets/numeric.ts';
 import {
@@ -8,27 +10,53 @@ import {
   sqlJsonTime,
   sqlPropPath,
 } from '#lib/geodatasets/read/filters.ts';
-import { compileCql2, type SqlTarget } from './compile.ts';
+import { CHUNK_ROWS } from '#lib/geodatasets/read/geojson.ts';
+import { compileCql2, compileCql2WithCost, type SqlTarget } from './compile.ts';
 import { estimateCost } from './cost.ts';
 import type { Cql2Filter } from './filter.ts';
 import { inCostlyLane } from './lane.ts';
-import { CQL2_COST } from './limits.ts';
+import { CQL2_COST, CQL2_LIMITS } from './limits.ts';
 import { type Queryables, readQueryables } from './queryables.ts';
+
+/** A filter compiled for a dataset: the read condition (per table alias) and its cost per feature. */
+export interface CompiledFilter {
+  condition: ExtraCondition;
+  /** Units per feature of its comparisons and values (costWeights.ts); spatial predicates apart. */
+  unitsPerFeature: number;
+}
 
 /**
  * A CQL2 filter as a geodataset read condition (`ReadFilters.cql2`, docs/cql2.md): the dataset's queryables
- * are read once, and the filter is compiled once here so that an unknown property or a type mismatch is a
- * 400 before any answer starts; `sqlWhere` calls the result per table alias.
+ * are read once, and the filter is compiled once here so that an unknown property, a type mismatch or SQL
+ * past the statement limit is a 400 before any answer starts; `sqlWhere` calls the result per table alias.
  */
 export async function cql2ReadFilter(
   sql: Queryable,
   ds: Geodataset,
   filter: Cql2Filter,
-): Promise<ExtraCondition> {
+): Promise<CompiledFilter> {
   const q = await readQueryables(sql, ds);
-  const build: ExtraCondition = (alias) => compileCql2(filter.ast, cql2Target(sql, ds, q, alias), filter.crs);
-  build('t');
-  return build;
+  const { unitsPerFeature } = compileCql2WithCost(filter.ast, cql2Target(sql, ds, q, 't'), filter.crs);
+  // Measured as the Data API receives it, on every driver, so answers never differ by database mode.
+  const chars = sqlTextOf((s) => compileCql2(filter.ast, cql2Target(s, ds, q, 't'), filter.crs)).length;
+  if (chars > CQL2_LIMITS.maxSqlChars)
+    throw badRequest(
+      `'filter' compiles to ${chars.toLocaleString('en-US')} characters of SQL; the limit is ${CQL2_LIMITS.maxSqlChars.toLocaleString('en-US')} (a statement may hold at most 65,536; docs/cql2.md, "Limits").`,
+    );
+  const condition: ExtraCondition = (alias) =>
+    compileCql2(filter.ast, cql2Target(sql, ds, q, alias), filter.crs);
+  return { condition, unitsPerFeature };
+}
+
+/** How a read runs its statements, for the cost estimate (docs/cql2.md, "Cost"). */
+export interface ReadShape {
+  /**
+   * The read is keyset-paged (`featureChunks`: no `stats`, `id`, `offset` or `noDuplicates`): each
+   * statement's id span is narrowed to what the limit allows, so only the cost per feature can refuse it.
+   */
+  chunked?: boolean;
+  /** The lon/lat box the read is restricted to through the GiST index (a vector tile's). */
+  box?: [number, number, number, number];
 }
 
 /**
@@ -42,14 +70,25 @@ export async function readWithCql2<T>(
   f: ReadFilters,
   filter: Cql2Filter | undefined,
   read: (f: ReadFilters) => Promise<T>,
+  shape: ReadShape = {},
 ): Promise<T> {
   if (!filter) return read(f);
-  const withFilter = { ...f, cql2: await cql2ReadFilter(sql, ds, filter) };
-  const units = await estimateCost(sql, ds, filter.ast, filter.crs);
+  const { condition, unitsPerFeature } = await cql2ReadFilter(sql, ds, filter);
+  const withFilter: ReadFilters = { ...f, cql2: condition };
+  let features: number | undefined;
+  if (shape.chunked && unitsPerFeature > 0) {
+    features = Math.max(CHUNK_ROWS, Math.floor(CQL2_COST.maxUnits / unitsPerFeature));
+    withFilter.maxSpan = features;
+  }
+  // A read restricted to a bbox (the items' `bbox`, the legacy `minx…`) meets only the features in it.
+  const b = f.bbox && !f.noDuplicates ? f.bbox : undefined;
+  const box = shape.box ?? (b && ([b.minx, b.miny, b.maxx, b.maxy] as [number, number, number, number]));
+  const units = await estimateCost(sql, ds, filter.ast, filter.crs, unitsPerFeature, { features, box });
   return units > CQL2_COST.costlyUnits ? inCostlyLane(() => read(withFilter)) : read(withFilter);
 }
 
-function cql2Target(sql: Queryable, ds: Geodataset, q: Queryables, alias?: string): SqlTarget {
+/** The compiler's view of dataset `ds` (its queryables `q`) under table alias `alias`. */
+export function cql2Target(sql: Queryable, ds: Geodataset, q: Queryables, alias?: string): SqlTarget {
   return {
     sql,
     queryablesHint: `/api/ogc/collections/${ds.name}/queryables`,
