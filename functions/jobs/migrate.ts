@@ -10,6 +10,20 @@ interface CustomResourceEvent {
   RequestId: string;
   LogicalResourceId: string;
   PhysicalResourceId?: string;
+  ResourceProperties?: { Deployment?: string };
+  OldResourceProperties?: { Deployment?: string };
+}
+
+/**
+ * A rollback sends the previous properties again: an Update whose `Deployment` (the package time,
+ * serverless/plugins/deployment.cjs) is older than the one it replaces. Migrations only go forward, so
+ * there is nothing to do, and a database that cannot be reached must not fail the rollback itself
+ * (UPDATE_ROLLBACK_FAILED).
+ */
+function isRollback(event: CustomResourceEvent): boolean {
+  const next = event.ResourceProperties?.Deployment;
+  const previous = event.OldResourceProperties?.Deployment;
+  return event.RequestType === 'Update' && !!next && !!previous && next < previous;
 }
 
 async function answer(event: CustomResourceEvent, status: 'SUCCESS' | 'FAILED', reason: string, data = {}) {
@@ -37,6 +51,7 @@ async function applyMigrations(event?: Partial<CustomResourceEvent>) {
   if (event?.ResponseURL && event.RequestType) {
     const cfn = event as CustomResourceEvent;
     if (cfn.RequestType === 'Delete') return answer(cfn, 'SUCCESS', 'nothing to undo');
+    if (isRollback(cfn)) return answer(cfn, 'SUCCESS', 'rollback: migrations only go forward');
     try {
       const applied = await migrate(getDb().sql);
       return answer(cfn, 'SUCCESS', `applied ${applied.length}`, { applied: applied.join(',') });

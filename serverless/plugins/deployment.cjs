@@ -2,7 +2,7 @@
 // Local serverless plugin: the deployment settings of docs/deploying.md, written into the CloudFormation
 // template (hook `before:package:finalize`) so a test on the packaged template can check them.
 //
-// - Stage throttling: the REST API stage's default method settings get ThrottlingRateLimit and
+// - Stage throttling: the REST API stage's (an AWS::ApiGateway::Stage, rest-api-stage.cjs) default method settings get ThrottlingRateLimit and
 //   ThrottlingBurstLimit (also added to every MethodSettings entry that has none, so the tile cache's
 //   entries keep the limit). The WebSocket API's stage gets DefaultRouteSettings with the same kind of
 //   limits (wsThrottleRate, wsThrottleBurst): messages and connects per second across all connections.
@@ -99,7 +99,17 @@ class DeploymentPlugin {
     this.hooks = {
       'before:package:initialize': () => this.checkAuth(),
       'before:package:finalize': () => this.apply(),
+      // serverless.yml's `resources` are in the template from here on; the nested stacks are split after.
+      'after:aws:package:finalize:mergeCustomProviderResources': () => this.dependOnPolicy(),
     };
+  }
+
+  /** The migration waits for the policy that gives its function the database (nothing else orders them). */
+  dependOnPolicy() {
+    const resources = this.serverless.service.provider.compiledCloudFormationTemplate.Resources;
+    const migrate = resources.MigrateOnDeploy;
+    if (!migrate || !resources.DatabaseAccessPolicy) return;
+    migrate.DependsOn = [...new Set([...(migrate.DependsOn ?? []), 'DatabaseAccessPolicy'])];
   }
 
   checkAuth() {
@@ -138,19 +148,14 @@ class DeploymentPlugin {
         r.Properties.DefaultRouteSettings.ThrottlingBurstLimit ??= wsBurst;
         continue;
       }
-      if (r.Type === 'AWS::ApiGateway::Deployment' && !r.Properties.StageDescription) {
-        r.Properties.StageDescription = {};
-      }
-      const desc =
-        r.Type === 'AWS::ApiGateway::Deployment'
-          ? r.Properties.StageDescription
-          : r.Type === 'AWS::ApiGateway::Stage'
-            ? r.Properties
-            : null;
-      if (!desc) continue;
-      desc.ThrottlingRateLimit ??= rate;
-      desc.ThrottlingBurstLimit ??= burst;
-      for (const m of desc.MethodSettings ?? []) {
+      // The stage is a resource of its own (serverless/plugins/rest-api-stage.cjs), never a Deployment's.
+      if (r.Type !== 'AWS::ApiGateway::Stage') continue;
+      // A Stage's throttles are its MethodSettings: '/*' '*' is every method's default.
+      const desc = r.Properties;
+      desc.MethodSettings ??= [];
+      if (!desc.MethodSettings.some((m) => m.ResourcePath === '/*' && m.HttpMethod === '*'))
+        desc.MethodSettings.unshift({ ResourcePath: '/*', HttpMethod: '*' });
+      for (const m of desc.MethodSettings) {
         m.ThrottlingRateLimit ??= rate;
         m.ThrottlingBurstLimit ??= burst;
       }
@@ -171,9 +176,15 @@ class DeploymentPlugin {
     if (migrateId && options.migrateOnDeploy !== false) {
       resources.MigrateOnDeploy = {
         Type: 'Custom::Migrate',
+        // The policy that gives the function the Data API and the secret is a resource of its own, which
+        // CloudFormation may create in parallel unless told to wait (DependsOn attribute reference).
+        // (DatabaseAccessPolicy comes from serverless.yml's `resources`, merged later: dependOnPolicy.)
         DependsOn: [migrateId],
         Properties: {
           ServiceToken: { 'Fn::GetAtt': [migrateId, 'Arn'] },
+          // A function that dies before it answers holds the deploy for this long, not the default hour
+          // (AWS::CloudFormation::CustomResource ServiceTimeout): its own timeout and a minute.
+          ServiceTimeout: String(Number(resources[migrateId].Properties.Timeout ?? 300) + 60),
           Migrations: migrationsHash(join(sls.config.servicePath, 'sql', 'migrations')),
           Deployment: new Date().toISOString(),
         },

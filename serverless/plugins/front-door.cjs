@@ -40,6 +40,8 @@ const VIEWER_REQUEST = `function handler(event) {
 
 const REST_ORIGIN = 'RestApi';
 const WS_ORIGIN = 'WebSocketApi';
+const { aliasRecords, originLockResources, webAclResources } = require('./frontDoorEdge.cjs');
+
 const ALL_METHODS = ['GET', 'HEAD', 'OPTIONS', 'PUT', 'PATCH', 'POST', 'DELETE'];
 
 function enabled(value, stage) {
@@ -50,9 +52,20 @@ function enabled(value, stage) {
 }
 
 /** The front door's resources for a REST API `restApiId` and a WebSocket API `wsApiId` of `stage`. */
-function frontDoorResources({ name, stage, priceClass, restApiId, wsApiId }) {
-  const apiOrigin = (id, apiRef) => ({
+function frontDoorResources({
+  name,
+  stage,
+  priceClass,
+  restApiId,
+  wsApiId,
+  domainName = '',
+  certificateArn = '',
+  webAclArn = null,
+  originHeaders = [],
+}) {
+  const apiOrigin = (id, apiRef, headers = []) => ({
     Id: id,
+    ...(headers.length > 0 ? { OriginCustomHeaders: headers } : {}),
     // biome-ignore lint/suspicious/noTemplateCurlyInString: CloudFormation's Fn::Sub syntax, not JavaScript's.
     DomainName: { 'Fn::Sub': ['${Api}.execute-api.${AWS::Region}.${AWS::URLSuffix}', { Api: apiRef }] },
     OriginPath: `/${stage}`,
@@ -92,7 +105,7 @@ function frontDoorResources({ name, stage, priceClass, restApiId, wsApiId }) {
     CachePolicyId: CACHING_OPTIMIZED,
     Compress: true,
   });
-  const origins = [apiOrigin(REST_ORIGIN, { Ref: restApiId })];
+  const origins = [apiOrigin(REST_ORIGIN, { Ref: restApiId }, originHeaders)];
   if (wsApiId) origins.push(apiOrigin(WS_ORIGIN, { Ref: wsApiId }));
   return {
     FrontDoorViewerRequest: {
@@ -127,7 +140,19 @@ function frontDoorResources({ name, stage, priceClass, restApiId, wsApiId }) {
             Compress: false,
           },
           CacheBehaviors: behaviors,
-          ViewerCertificate: { CloudFrontDefaultCertificate: true },
+          // A custom domain needs its ACM certificate in us-east-1, whatever the stack's region
+          // (CloudFront "Requirements for using SSL/TLS certificates with CloudFront").
+          ...(domainName
+            ? {
+                Aliases: [domainName],
+                ViewerCertificate: {
+                  AcmCertificateArn: certificateArn,
+                  SslSupportMethod: 'sni-only',
+                  MinimumProtocolVersion: 'TLSv1.2_2021',
+                },
+              }
+            : { ViewerCertificate: { CloudFrontDefaultCertificate: true } }),
+          ...(webAclArn ? { WebACLId: webAclArn } : {}),
         },
       },
     },
@@ -136,9 +161,53 @@ function frontDoorResources({ name, stage, priceClass, restApiId, wsApiId }) {
 
 const PUBLIC_HOST = { 'Fn::GetAtt': ['FrontDoorDistribution', 'DomainName'] };
 
+function flag(value, fallback) {
+  if (value === undefined || value === null || value === '') return fallback;
+  const v = String(value).toLowerCase();
+  if (v === 'true' || v === 'false') return v === 'true';
+  throw new Error(`${value}: true or false`);
+}
+
+/**
+ * The edge options (custom.frontDoor): `waf` (auto: a web ACL made in us-east-1, where CloudFront's must
+ * live; elsewhere none unless `wafAclArn` names one), `wafRateLimit` requests per `wafWindow` seconds per
+ * address, `originLock` (default true), `domainName` with `certificateArn` (ACM, us-east-1) and optionally
+ * `hostedZoneId` for its DNS records.
+ */
+function edgeSettings(options, region) {
+  const text = (v) => String(v ?? '').trim();
+  const wafAclArn = text(options.wafAclArn);
+  const wafWanted = text(options.waf || 'auto').toLowerCase();
+  if (!['auto', 'true', 'false'].includes(wafWanted))
+    throw new Error(`waf=${options.waf}: true, false or auto`);
+  if (wafWanted === 'true' && region !== 'us-east-1')
+    throw new Error('waf=true: a CloudFront web ACL is made in us-east-1 only; name one with wafAclArn');
+  const waf = !wafAclArn && (wafWanted === 'true' || (wafWanted === 'auto' && region === 'us-east-1'));
+  const wafRateLimit = Number(options.wafRateLimit ?? 3000);
+  const wafWindow = Number(options.wafWindow ?? 300);
+  if (!Number.isInteger(wafRateLimit) || wafRateLimit < 10 || wafRateLimit > 2e9)
+    throw new Error(`wafRateLimit=${options.wafRateLimit}: a whole number from 10`);
+  if (![60, 120, 300, 600].includes(wafWindow))
+    throw new Error(`wafWindow=${options.wafWindow}: 60, 120, 300 or 600`);
+  const domainName = text(options.domainName).toLowerCase();
+  const certificateArn = text(options.certificateArn);
+  if (domainName && !/^arn:aws[\w-]*:acm:us-east-1:/.test(certificateArn))
+    throw new Error('domainName needs certificateArn, an ACM certificate in us-east-1');
+  return {
+    waf,
+    wafAclArn,
+    wafRateLimit,
+    wafWindow,
+    originLock: flag(options.originLock, true),
+    domainName,
+    certificateArn,
+    hostedZoneId: text(options.hostedZoneId),
+  };
+}
+
 /** CORS_ORIGINS of a function's environment with the public origin appended. */
-function withPublicOrigin(current) {
-  const origin = ['https://', PUBLIC_HOST];
+function withPublicOrigin(current, host = PUBLIC_HOST) {
+  const origin = ['https://', host];
   const text = typeof current === 'string' ? current.trim() : '';
   return { 'Fn::Join': ['', text ? [`${text},`, ...origin] : origin] };
 }
@@ -164,15 +233,42 @@ class FrontDoorPlugin {
     const template = sls.service.provider.compiledCloudFormationTemplate;
     const resources = template.Resources;
     if (!resources.ApiGatewayRestApi) return;
+    const region = provider.getRegion();
+    const name = `${sls.service.service}-${stage}-${region}`;
+    let edge;
+    try {
+      edge = edgeSettings(options, region);
+    } catch (e) {
+      throw new sls.classes.Error(`front-door: ${e.message} (docs/deploying.md, "The front door")`);
+    }
+    const extra = {};
+    let originHeaders = [];
+    if (edge.originLock && resources.ApiGatewayStage) {
+      const lock = originLockResources('ApiGatewayRestApi', 'ApiGatewayStage', resources);
+      Object.assign(extra, lock.resources);
+      originHeaders = [lock.header];
+    }
+    let webAclArn = edge.wafAclArn || null;
+    if (edge.waf) {
+      Object.assign(extra, webAclResources(name, edge.wafRateLimit, edge.wafWindow));
+      webAclArn = { 'Fn::GetAtt': ['FrontDoorWebAcl', 'Arn'] };
+    }
+    if (edge.domainName && edge.hostedZoneId)
+      Object.assign(extra, aliasRecords(edge.domainName, edge.hostedZoneId));
     // CloudFront Function names are global to the account: the region keeps two regions' stages apart.
     const added = frontDoorResources({
-      name: `${sls.service.service}-${stage}-${provider.getRegion()}`,
+      name,
       stage,
       priceClass: options.priceClass ?? 'PriceClass_100',
       restApiId: 'ApiGatewayRestApi',
       wsApiId: resources.WebsocketsApi ? 'WebsocketsApi' : null,
+      domainName: edge.domainName,
+      certificateArn: edge.certificateArn,
+      webAclArn,
+      originHeaders,
     });
-    Object.assign(resources, added);
+    Object.assign(resources, added, extra);
+    const host = edge.domainName || PUBLIC_HOST;
     // Behind CloudFront the REST API is regional: an edge-optimized one would put a second CloudFront
     // distribution (API Gateway's own) behind ours.
     resources.ApiGatewayRestApi.Properties.EndpointConfiguration = { Types: ['REGIONAL'] };
@@ -180,17 +276,21 @@ class FrontDoorPlugin {
       if (r.Type !== 'AWS::Lambda::Function') continue;
       const vars = r.Properties.Environment?.Variables;
       if (!vars) continue;
-      vars.CORS_ORIGINS = withPublicOrigin(vars.CORS_ORIGINS);
+      vars.CORS_ORIGINS = withPublicOrigin(vars.CORS_ORIGINS, host);
       // Links (TileJSON tiles, OGC links, paging, job Locations) name the public host, not API Gateway's.
-      if (!vars.PUBLIC_URL) vars.PUBLIC_URL = { 'Fn::Join': ['', ['https://', PUBLIC_HOST]] };
+      if (!vars.PUBLIC_URL) vars.PUBLIC_URL = { 'Fn::Join': ['', ['https://', host]] };
       if ('WEBSOCKET_URL' in vars && !vars.WEBSOCKET_URL && resources.WebsocketsApi) {
-        vars.WEBSOCKET_URL = { 'Fn::Join': ['', ['wss://', PUBLIC_HOST, '/ws/']] };
+        vars.WEBSOCKET_URL = { 'Fn::Join': ['', ['wss://', host, '/ws/']] };
       }
     }
     template.Outputs ??= {};
     template.Outputs.PublicUrl = {
       Description: 'The one public URL: the pages, /api, /API and the WebSocket (/ws/)',
-      Value: { 'Fn::Join': ['', ['https://', PUBLIC_HOST]] },
+      Value: { 'Fn::Join': ['', ['https://', host]] },
+    };
+    template.Outputs.DistributionDomainName = {
+      Description: "The CloudFront domain (the target of a custom domain's DNS record)",
+      Value: PUBLIC_HOST,
     };
     sls.cli.log(
       `front-door: CloudFront distribution with ${added.FrontDoorDistribution.Properties.DistributionConfig.CacheBehaviors.length} behaviors`,

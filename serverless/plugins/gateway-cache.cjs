@@ -3,8 +3,7 @@ const { join } = require('node:path');
 // Local serverless plugin: writes the REST API stage cache for the geodataset read route into the
 // CloudFormation template itself (PLATFORM.md "Gateway"), so `serverless package` output can be checked.
 //
-// - The stage (the Deployment's StageDescription, or an explicit AWS::ApiGateway::Stage when one exists)
-//   gets a cache cluster and MethodSettings: caching off for every method ('/*' '*'), on for
+// - The stage (an AWS::ApiGateway::Stage, serverless/plugins/rest-api-stage.cjs) gets a cache cluster and MethodSettings: caching off for every method ('/*' '*'), on for
 //   GET /api/geodatasets/get and GET /api/geodatasets/get/{layer}, the OGC API – Tiles tile route
 //   GET /api/ogc/collections/{collectionId}/tiles/{tileMatrixSetId}/{tileMatrix}/{tileRow}/{tileCol}
 //   (keyed by its path parameters, `v` and `f`). (`/API/...` reaches the same methods and the same cache:
@@ -21,7 +20,9 @@ const { join } = require('node:path');
 // - Stage throttling on every method ('/*' '*'): custom.gatewayCache.throttle {rateLimit, burstLimit}
 //   (default 100 requests/s, burst 200): the account-level default of 10,000/s is no protection.
 //
-// Options (custom.gatewayCache): enabled (default true), ttl seconds (default TILE_MAX_AGE or 300),
+// Options (custom.gatewayCache): enabled (true, false, or `auto`: on for the stages named in
+// `productionStages` only, since the cache cluster is billed by the hour whether used or not; API Gateway
+// pricing, "API caching"), ttl seconds (default TILE_MAX_AGE or 300),
 // clusterSize (default '0.5' GB). If the read function is not in the service, the plugin does nothing.
 // The read Lambda gets TILE_MAX_AGE = ttl (unless set otherwise) so Cache-Control and the gateway agree.
 
@@ -93,8 +94,16 @@ class GatewayCachePlugin {
     const envTtl = raw === undefined || raw.trim() === '' ? Number.NaN : Number(raw);
     const ttl = Number(custom.ttl ?? (Number.isFinite(envTtl) && envTtl >= 0 ? envTtl : 300));
     const env = service.provider?.environment || {};
+    const stage = this.serverless.getProvider('aws').getStage();
+    const production = String(custom.productionStages ?? 'prod,production')
+      .split(',')
+      .map((x) => x.trim());
+    const wanted = String(custom.enabled ?? 'true').toLowerCase();
+    if (!['true', 'false', 'auto'].includes(wanted)) {
+      throw new this.serverless.classes.Error(`--param="apiCache=${custom.enabled}": true, false or auto`);
+    }
     return {
-      enabled: custom.enabled !== false && custom.enabled !== 'false',
+      enabled: wanted === 'auto' ? production.includes(stage) : wanted === 'true',
       ttl: Math.max(0, Math.min(3600, Number.isFinite(ttl) ? Math.floor(ttl) : 300)),
       clusterSize: String(custom.clusterSize ?? '0.5'),
       authLocal: env.AUTH === 'local',
@@ -164,24 +173,18 @@ class GatewayCachePlugin {
       fn.Properties.Environment = { Variables: { TILE_MAX_AGE: String(s.ttl), ...vars } };
     }
 
-    const stage = {
-      CacheClusterEnabled: true,
-      CacheClusterSize: s.clusterSize,
-      MethodSettings: methodSettings,
-    };
     const stages = Object.values(resources).filter((r) => r.Type === 'AWS::ApiGateway::Stage');
-    if (stages.length > 0) {
-      for (const st of stages) {
-        Object.assign(st.Properties, {
-          CacheClusterEnabled: true,
-          CacheClusterSize: s.clusterSize,
-          MethodSettings: [...(st.Properties.MethodSettings || []), ...methodSettings],
-        });
-      }
-    } else {
-      for (const d of Object.values(resources).filter((r) => r.Type === 'AWS::ApiGateway::Deployment')) {
-        d.Properties.StageDescription = { ...(d.Properties.StageDescription || {}), ...stage };
-      }
+    if (stages.length !== 1) {
+      throw new this.serverless.classes.Error(
+        'gateway-cache: the REST API stage must be one AWS::ApiGateway::Stage (serverless/plugins/rest-api-stage.cjs)',
+      );
+    }
+    for (const st of stages) {
+      Object.assign(st.Properties, {
+        CacheClusterEnabled: true,
+        CacheClusterSize: s.clusterSize,
+        MethodSettings: [...(st.Properties.MethodSettings || []), ...methodSettings],
+      });
     }
     this.serverless.cli.log(
       `gateway-cache: stage cache ${s.clusterSize} GB, ${s.ttl} s on ${methods.length} GET method(s)`,

@@ -17,7 +17,10 @@ let template: any;
 
 beforeAll(async () => {
   out = mkdtempSync(join(tmpdir(), 'sls-cache-'));
-  template = JSON.parse(await packageService(out, [], DEFAULT_PACKAGE_ENV));
+  // The cache is on for production stages only (`auto`); the default package is stage dev: asked for here.
+  template = JSON.parse(
+    await packageService(out, ['apiCache=true'], DEFAULT_PACKAGE_ENV, { templateOnly: true }),
+  );
 }, 600_000);
 
 afterAll(() => rmSync(out, { recursive: true, force: true }));
@@ -42,11 +45,11 @@ function method(path: string, verb = 'GET') {
 
 describe('packaged template: REST API stage cache on the tile route', () => {
   it('enables a cache cluster on the stage with caching only on the GET tile methods', () => {
-    const deployments = Object.values(template.Resources as Record<string, any>).filter(
-      (r) => r.Type === 'AWS::ApiGateway::Deployment',
+    const stages = Object.values(template.Resources as Record<string, any>).filter(
+      (r) => r.Type === 'AWS::ApiGateway::Stage',
     );
-    expect(deployments).toHaveLength(1);
-    const stage = deployments[0].Properties.StageDescription;
+    expect(stages).toHaveLength(1);
+    const stage = stages[0].Properties;
     expect(stage.CacheClusterEnabled).toBe(true);
     expect(stage.CacheClusterSize).toBe('0.5');
     const settings = stage.MethodSettings as any[];
@@ -150,7 +153,14 @@ describe('packaged template: REST API stage cache on the tile route', () => {
 });
 
 describe('gateway-cache plugin on synthetic templates', () => {
-  const fake = (resources: Record<string, any>, custom: Record<string, unknown> = {}, env = {}) => ({
+  const fake = (
+    resources: Record<string, any>,
+    custom: Record<string, unknown> = {},
+    env = {},
+    stage = 'dev',
+  ) => ({
+    getProvider: () => ({ getStage: () => stage }),
+    classes: { Error },
     service: {
       custom: { gatewayCache: custom },
       provider: { environment: env, compiledCloudFormationTemplate: { Resources: resources } },
@@ -171,25 +181,22 @@ describe('gateway-cache plugin on synthetic templates', () => {
       Type: 'AWS::ApiGateway::Method',
       Properties: { HttpMethod: 'GET', ResourceId: { Ref: 'Get' }, Integration: { Type: 'AWS_PROXY' } },
     },
-    Dep: { Type: 'AWS::ApiGateway::Deployment', Properties: { StageName: 'dev' } },
+    Stage: { Type: 'AWS::ApiGateway::Stage', Properties: { StageName: 'dev', MethodSettings: [] } },
   });
 
   it('does nothing (and does not fail) when the read function is missing', () => {
     const resources = {
-      Dep: { Type: 'AWS::ApiGateway::Deployment', Properties: { StageName: 'dev' } },
+      Stage: { Type: 'AWS::ApiGateway::Stage', Properties: { StageName: 'dev' } },
     };
     const p = new GatewayCachePlugin(fake(resources));
     expect(() => p.hooks['before:package:finalize']()).not.toThrow();
-    expect((resources.Dep.Properties as any).StageDescription).toBeUndefined();
-    const empty = new GatewayCachePlugin({ service: { provider: {} }, cli: { log: () => {} } });
+    expect((resources.Stage.Properties as any).CacheClusterEnabled).toBeUndefined();
+    const empty = new GatewayCachePlugin({ ...fake({}), service: { provider: {} } });
     expect(() => empty.hooks['before:package:finalize']()).not.toThrow();
   });
 
   it('writes onto an explicit Stage resource, honours ttl/size, adds auth headers under AUTH=local', () => {
-    const resources: Record<string, any> = {
-      ...api(),
-      Stage: { Type: 'AWS::ApiGateway::Stage', Properties: { StageName: 'dev', MethodSettings: [] } },
-    };
+    const resources: Record<string, any> = api();
     new GatewayCachePlugin(fake(resources, { ttl: 60, clusterSize: '1.6' }, { AUTH: 'local' })).hooks[
       'before:package:finalize'
     ]();
@@ -202,7 +209,6 @@ describe('gateway-cache plugin on synthetic templates', () => {
         CacheTtlInSeconds: 60,
       }),
     );
-    expect(resources.Dep.Properties.StageDescription).toBeUndefined();
     const keys = resources.M.Properties.Integration.CacheKeyParameters;
     expect(keys).toContain('method.request.header.Authorization');
     expect(keys).toContain('method.request.header.Cookie');
@@ -234,7 +240,30 @@ describe('gateway-cache plugin on synthetic templates', () => {
   it('can be switched off', () => {
     const resources: Record<string, any> = api();
     new GatewayCachePlugin(fake(resources, { enabled: false })).hooks['before:package:finalize']();
-    expect(resources.Dep.Properties.StageDescription).toBeUndefined();
+    expect(resources.Stage.Properties.CacheClusterEnabled).toBeUndefined();
     expect(resources.M.Properties.Integration.CacheKeyParameters).toBeUndefined();
+  });
+
+  it('is on for production stages only when `auto` (the cache cluster is billed by the hour)', () => {
+    const cached = (stage: string) => {
+      const resources: Record<string, any> = api();
+      new GatewayCachePlugin(fake(resources, { enabled: 'auto' }, {}, stage)).hooks[
+        'before:package:finalize'
+      ]();
+      return resources.Stage.Properties.CacheClusterEnabled === true;
+    };
+    expect(cached('prod')).toBe(true);
+    expect(cached('production')).toBe(true);
+    expect(cached('dev')).toBe(false);
+    expect(cached('staging')).toBe(false);
+  });
+
+  it('refuses a stage that is not one AWS::ApiGateway::Stage', () => {
+    const resources: Record<string, any> = api();
+    delete resources.Stage;
+    resources.Dep = { Type: 'AWS::ApiGateway::Deployment', Properties: { StageName: 'dev' } };
+    expect(() => new GatewayCachePlugin(fake(resources)).hooks['before:package:finalize']()).toThrow(
+      /AWS::ApiGateway::Stage/,
+    );
   });
 });

@@ -124,13 +124,17 @@ describe('deployment templates', () => {
 
   it('both: stage throttling, no reserved concurrency by default, migrations run by a custom resource per deploy', () => {
     for (const t of Object.values(templates)) {
-      const deployment = Object.values(t.Resources as Record<string, any>).find(
-        (r) => r.Type === 'AWS::ApiGateway::Deployment',
+      const stage = Object.values(t.Resources as Record<string, any>).find(
+        (r) => r.Type === 'AWS::ApiGateway::Stage',
       );
-      expect(deployment.Properties.StageDescription).toMatchObject({
-        ThrottlingRateLimit: 100,
-        ThrottlingBurstLimit: 200,
-      });
+      expect(stage.Properties.MethodSettings).toContainEqual(
+        expect.objectContaining({
+          ResourcePath: '/*',
+          HttpMethod: '*',
+          ThrottlingRateLimit: 100,
+          ThrottlingBurstLimit: 200,
+        }),
+      );
       const jobs = lambdas(t).filter((f) => f.Properties.Handler.startsWith('dist/functions/jobs/'));
       expect(jobs.length).toBeGreaterThan(1);
       for (const fn of jobs) {

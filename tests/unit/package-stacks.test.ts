@@ -169,8 +169,8 @@ describe('the validator', () => {
     delete passed[Object.keys(passed)[0]];
     const fn = Object.values<any>(child.template.Resources).find((r) => r.Type === 'AWS::Lambda::Function');
     fn.Properties.Role = { 'Fn::GetAtt': ['IamRoleLambdaExecution', 'Arn'] };
-    const deployment = Object.values<any>(resources).find((r) => r.Type === 'AWS::ApiGateway::Deployment');
-    deployment.Properties.StageDescription.MethodSettings.push({
+    const stage = Object.values<any>(resources).find((r) => r.Type === 'AWS::ApiGateway::Stage');
+    stage.Properties.MethodSettings.push({
       ResourcePath: '/~1API~1geodatasets~1get',
       HttpMethod: 'GET',
     });

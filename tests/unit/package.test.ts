@@ -36,9 +36,9 @@ describe('serverless package (CloudFormation template)', () => {
     expect([...handlers].sort()).toEqual([...files].sort());
   });
 
-  it('runs every function on nodejs22.x with its own small package', () => {
+  it('runs every function on nodejs24.x with its own small package', () => {
     for (const fn of lambdas()) {
-      expect(fn.Properties.Runtime).toBe('nodejs22.x');
+      expect(fn.Properties.Runtime).toBe('nodejs24.x');
     }
     const zips = readdirSync(out).filter((f) => f.endsWith('.zip'));
     expect(zips.length).toBe(lambdas().length);
