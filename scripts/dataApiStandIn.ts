@@ -50,8 +50,8 @@ export interface StandInOptions {
   maxResponseBytes?: number;
   maxRowBytes?: number;
   /**
-   * How long a call waits for its statement (45 s, as on AWS): `DATA_API_STAND_IN_WAIT_MS` overrides it for
-   * tests that start the service, this option for tests that start a stand-in.
+   * How long a call waits for its statement (45 s, as on AWS). Lower only in tests: a service started with
+   * `DATA_API_STAND_IN_WAIT_MS` gets a stand-in with that wait (`dataApiEnv`).
    */
   statementWaitMs?: number;
 }
@@ -93,8 +93,7 @@ export async function startDataApiStandIn(options: StandInOptions): Promise<Stan
   const { url, embedded } = parseDatabaseUrl(options.databaseUrl);
   const maxResponse = options.maxResponseBytes ?? 1024 * 1024;
   const maxRow = options.maxRowBytes ?? 64 * 1024;
-  const waitMs =
-    options.statementWaitMs ?? (Number(process.env.DATA_API_STAND_IN_WAIT_MS) || STATEMENT_WAIT_MS);
+  const waitMs = options.statementWaitMs ?? STATEMENT_WAIT_MS;
   let resumingUntil = 0;
   const raw = (x: unknown) => x;
   const connect = (max: number) =>
@@ -361,7 +360,10 @@ export async function dataApiEnv(
   databaseUrl: string,
 ): Promise<{ env: Record<string, string>; endpoint: string; stop(): Promise<void> } | null> {
   if (env.DB_DRIVER !== 'data-api' || env.DB_CLUSTER_ARN) return null;
-  const standIn = await startDataApiStandIn({ databaseUrl });
+  const standIn = await startDataApiStandIn({
+    databaseUrl,
+    statementWaitMs: Number(env.DATA_API_STAND_IN_WAIT_MS) || undefined,
+  });
   return {
     endpoint: standIn.endpoint,
     env: {

@@ -13,8 +13,8 @@ import { isEmbedded, uniqueName } from '../helpers.ts';
  * statements on the Data API" and "An auto-paused Aurora is waited for"), against a stand-in whose wait
  * is shortened to `WAIT_MS`: past it a statement is cancelled (`StatementTimeoutException`) unless the call asked
  * `continueAfterTimeout`; the hourly stats job, whose one statement over a whole layer passed the wait,
- * now reads the layer in bounded id ranges. Server only: the embedded database runs one statement at a
- * time for every test file, so a wait of a second measures the others' load there.
+ * now reads the layer in bounded id ranges. The waits on the server only: the embedded database runs one
+ * statement at a time for every test file, so a wait of a second measures the others' load there.
  */
 
 const WAIT_MS = 1500;
@@ -32,21 +32,21 @@ const sleep = (ms: number) => new Promise((ok) => setTimeout(ok, ms));
 const rowsOf = async (v: string) =>
   Number((await pg.sql.unsafe(`select count(*) as n from ${table} where v = $1`, [v]))[0].n);
 
-describe.skipIf(isEmbedded())('Data API: the 45 s wait and the resume', () => {
-  beforeAll(async () => {
-    const url = process.env.DATABASE_URL!;
-    standIn = await startDataApiStandIn({ databaseUrl: url, statementWaitMs: WAIT_MS });
-    api = createDataApiDb(target(standIn.endpoint), probe);
-    pg = createDb({ url, max: 2 });
-    await pg.sql.unsafe(`create table ${table} (v text not null)`);
-  });
+beforeAll(async () => {
+  const url = process.env.DATABASE_URL!;
+  standIn = await startDataApiStandIn({ databaseUrl: url, statementWaitMs: WAIT_MS });
+  api = createDataApiDb(target(standIn.endpoint), probe);
+  pg = createDb({ url, max: 2 });
+  await pg.sql.unsafe(`create table ${table} (v text not null)`);
+});
 
-  afterAll(async () => {
-    await pg?.sql.unsafe(`drop table if exists ${table}`);
-    await Promise.all([api?.end(), pg?.end()]);
-    await standIn?.stop();
-  });
+afterAll(async () => {
+  await pg?.sql.unsafe(`drop table if exists ${table}`);
+  await Promise.all([api?.end(), pg?.end()]);
+  await standIn?.stop();
+});
 
+describe.skipIf(isEmbedded())('Data API: the 45 s wait', () => {
   it('a statement past the wait is cancelled and answered StatementTimeoutException (57014)', async () => {
     const started = Date.now();
     const v = uniqueName('cancelled');
@@ -104,7 +104,9 @@ describe.skipIf(isEmbedded())('Data API: the 45 s wait and the resume', () => {
     expect(row.field_stats.b).toMatchObject({ min: 0, max: 6, count: n });
     expect(row.field_stats.c).toBeUndefined();
   }, 180_000);
+});
 
+describe('Data API: an auto-paused Aurora resuming', () => {
   it('a call made while Aurora resumes (12 s, longer than the 10 s the driver used to wait) succeeds', async () => {
     standIn.resumeFor(12_000);
     const started = Date.now();
