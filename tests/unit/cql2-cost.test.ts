@@ -1,6 +1,12 @@
 import { describe, expect, it } from 'vitest';
+import { sqlTextOf } from '#lib/db/sqlText.ts';
+import type { Geodataset } from '#lib/geodatasets/catalog.ts';
+import { compileCql2WithCost } from '#lib/ogc/cql2/compile.ts';
 import { checkVertices, spatialTerms, unitsPerFeature } from '#lib/ogc/cql2/cost.ts';
+import { COST_WEIGHTS as W } from '#lib/ogc/cql2/costWeights.ts';
 import { parseCql2 } from '#lib/ogc/cql2/filter.ts';
+import { COLUMN_QUERYABLES, type Queryables } from '#lib/ogc/cql2/queryables.ts';
+import { cql2Target } from '#lib/ogc/cql2/readFilter.ts';
 
 /** The parts of the cost estimate that need no database (docs/cql2.md, "Cost"). */
 
@@ -49,5 +55,71 @@ describe('checkVertices', () => {
     expect(() => checkVertices(parseCql2(three, 'cql2-text'))).toThrow(
       /'filter' has 2001 vertices.*limit is 2000/,
     );
+  });
+});
+
+describe('what a filter costs per feature, and the SQL it compiles to (no database)', () => {
+  const ds = { id: 1, name: 'd', table: 'gd_1', propertiesType: 'jsonb', numFeatures: 0 } as Geodataset;
+  const q: Queryables = new Map([
+    ...COLUMN_QUERYABLES,
+    ['t', { path: ['t'], type: 'string' }],
+    ['n', { path: ['n'], type: 'number' }],
+    ['s', { path: ['s'], type: 'string' }],
+  ]);
+  const compiled = (text: string) => {
+    let units = 0;
+    const sql = sqlTextOf((s) => {
+      const c = compileCql2WithCost(parseCql2(text, 'cql2-text'), cql2Target(s, ds, q, 't'), 'CRS84');
+      units = c.unitsPerFeature;
+      return c.sql;
+    });
+    return { sql, units };
+  };
+  const arms = (k: number, arm: (i: number) => string) =>
+    Array.from({ length: k }, (_, i) => arm(i)).join(' OR ');
+  const timeArm = (i: number) => `t < TIMESTAMP('2024-01-01T00:00:${String(i % 60).padStart(2, '0')}Z')`;
+  /** Reads of a property path (`properties #> :pN::text[]`) in the SQL text. */
+  const reads = (sql: string) => sql.match(/"properties" #> :p\d+::text\[\]/g)?.length ?? 0;
+
+  it('30 OR-ed time comparisons read the property once per feature, and each arm counts', () => {
+    const one = compiled(timeArm(0));
+    const thirty = compiled(arms(30, timeArm));
+    expect(reads(thirty.sql)).toBe(1);
+    expect(one.units).toBe(W.scope + W.read + W.convert.instant + W.compare);
+    expect(thirty.units).toBe(W.scope + W.read + W.convert.instant + 30 * W.compare + 30 * W.logic);
+    // Before, each arm repeated the property's read and time parsing: about 2,200 characters of SQL per arm.
+    expect(thirty.sql.length).toBeLessThan(4000);
+  });
+
+  it('every operator costs something: none is free', () => {
+    for (const text of [
+      "s = 'x'",
+      "s LIKE 'x%'",
+      "CASEI(s) = 'x'",
+      'n IN (1, 2, 3)',
+      'n BETWEEN 1 AND 2',
+      's IS NULL',
+      'n = s',
+      "T_INTERSECTS(INTERVAL(t, t), INTERVAL('2024-01-01', '2024-02-01'))",
+      "T_BEFORE(start_time, TIMESTAMP('2024-01-01T00:00:00Z'))",
+      'id > 3',
+      'NOT n > 3',
+    ])
+      expect(compiled(text).units, text).toBeGreaterThan(0);
+  });
+
+  it('a number and a text of the same property are each converted once', () => {
+    const c = compiled("n > 1 OR n < 0 OR n = 5 OR s = 'a' OR s = 'b'");
+    expect(reads(c.sql)).toBe(2);
+    expect(c.units).toBe(
+      W.scope + 2 * W.read + W.convert.number + W.convert.text + 5 * W.compare + 5 * W.logic,
+    );
+  });
+
+  it('a lone text comparison stays inline; a spatial conjunct stays a plain condition (its index)', () => {
+    expect(compiled("s = 'x'").sql).not.toMatch(/cql2_v/);
+    const c = compiled('S_INTERSECTS(geometry, BBOX(0, 0, 1, 1)) AND n > 3');
+    expect(c.sql).toMatch(/^\(ST_Intersects\("t"\."geom"/);
+    expect(c.sql).toMatch(/and \(select .*cql2_v/s);
   });
 });

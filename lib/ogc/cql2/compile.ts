@@ -324,7 +324,7 @@ class Compiler {
 
   private isNull(e: Expr): Fragment {
     const v = this.value(e);
-    this.units += W.compare;
+    this.units += W.isNull;
     if (v.kind === 'json') return this.sql`(${v.sql} is null or jsonb_typeof(${v.sql}) = 'null')`;
     return this.sql`(${v.sql} is null)`;
   }

@@ -13,14 +13,16 @@ export const COST_WEIGHTS = {
   read: 10,
   /** Converting a property value, once per feature in a scope (or at each use inline). */
   convert: { number: 60, instant: 250, text: 5, lower: 20, boolean: 10 },
-  /** One comparison of two values (`=`, `<`, a bound of BETWEEN or of a temporal relation, IS NULL). */
-  compare: 5,
+  /** One comparison of two values (`=`, `<`, a bound of BETWEEN or of a temporal relation). */
+  compare: 2,
+  /** IS NULL (of a property: its JSON type is looked at too). */
+  isNull: 5,
   /** Two property values compared as jsonb. */
-  jsonCompare: 10,
+  jsonCompare: 5,
   /** LIKE (a pattern match). */
-  like: 10,
+  like: 3,
   /** IN: per list item. */
-  inItem: 5,
+  inItem: 1,
   /** AND, OR, NOT: per argument. */
   logic: 1,
 } as const;
