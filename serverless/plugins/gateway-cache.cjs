@@ -143,10 +143,16 @@ class GatewayCachePlugin {
       const keys = (ogc ? OGC_TILE_QUERY_KEYS : queryKeys).map((k) => `method.request.querystring.${k}`);
       if (path.includes('{layer}')) keys.unshift('method.request.path.layer');
       if (ogc) keys.unshift(...OGC_TILE_PATH_KEYS.map((k) => `method.request.path.${k}`));
-      if (s.authLocal) keys.push('method.request.header.Authorization', 'method.request.header.Cookie');
+      // Every header that changes an answer (tests/api/gateway-cache-keys.test.ts): a token is checked under
+      // any AUTH (an unknown one is a 401), the session cookie only under AUTH=local.
+      keys.push('method.request.header.Authorization');
+      if (s.authLocal) keys.push('method.request.header.Cookie');
       keys.push('method.request.header.If-None-Match');
       // A failure answers 200 to the MMGIS client's requests (docs/contract.md, section 1): never cached for others.
       keys.push('method.request.header.X-Requested-With');
+      // A CORS_ORIGINS origin is echoed with credentials (lib/http/middleware/cors.ts); without PUBLIC_URL
+      // the links name the request's Host (lib/publicUrl.ts).
+      keys.push('method.request.header.Origin', 'method.request.header.Host');
       const requestParameters = { ...(method.Properties.RequestParameters || {}) };
       for (const k of keys)
         if (!(k in requestParameters)) requestParameters[k] = k.startsWith('method.request.path.');

@@ -92,6 +92,9 @@ describe('packaged template: REST API stage cache on the tile route', () => {
       expect(keys).toContain('method.request.header.If-None-Match');
       // The MMGIS client's 200 failures (X-Requested-With) are never served to other callers.
       expect(keys).toContain('method.request.header.X-Requested-With');
+      // Headers that change an answer (tests/api/gateway-cache-keys.test.ts checks it by running the handlers).
+      for (const h of ['Authorization', 'Origin', 'Host'])
+        expect(keys).toContain(`method.request.header.${h}`);
       // Every cache key is a declared request parameter (CloudFormation refuses the method otherwise).
       for (const k of keys) expect(m.Properties.RequestParameters).toHaveProperty([k]);
       if (pathParam) expect(m.Properties.RequestParameters['method.request.path.layer']).toBe(true);
@@ -119,8 +122,11 @@ describe('packaged template: REST API stage cache on the tile route', () => {
           'method.request.path.tileCol',
           'method.request.querystring.v',
           'method.request.querystring.f',
+          'method.request.header.Authorization',
           'method.request.header.If-None-Match',
           'method.request.header.X-Requested-With',
+          'method.request.header.Origin',
+          'method.request.header.Host',
         ].sort(),
       );
       for (const k of keys) expect(m.Properties.RequestParameters).toHaveProperty([k]);
