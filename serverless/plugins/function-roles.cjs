@@ -88,12 +88,26 @@ function applyRoles(resources, servicePath, websocketApiId) {
     fn.DependsOn = [...new Set([...(fn.DependsOn ?? []).filter((d) => d !== 'IamRoleLambdaExecution'), rid])];
   }
   delete resources.IamRoleLambdaExecution;
-  // Whatever else named the one role (policies attached to it) names every role now.
-  const every = Object.keys(roles).map((r) => ({ Ref: r }));
+  // Whatever else named the one role (policies attached to it) names every role now, or, when the policy's
+  // Metadata.Functions lists its functions (the failed-jobs queue, operations.cjs), the roles of those.
+  const roleOf = (fnId) => resources[fnId]?.Properties?.Role?.['Fn::GetAtt']?.[0];
   for (const r of Object.values(resources)) {
     if (r.Type !== 'AWS::IAM::Policy') continue;
-    if ((r.Properties.Roles ?? []).some((x) => x?.Ref === 'IamRoleLambdaExecution'))
-      r.Properties.Roles = every;
+    if (!(r.Properties.Roles ?? []).some((x) => x?.Ref === 'IamRoleLambdaExecution')) continue;
+    const only = r.Metadata?.Functions;
+    const names = only ? [...new Set(only.map(roleOf).filter(Boolean))] : Object.keys(roles);
+    r.Properties.Roles = names.map((n) => ({ Ref: n }));
+  }
+  // A custom resource runs its function as soon as both exist: it waits for the policies of that role too
+  // (CloudFormation creates resources in parallel unless told; DependsOn attribute reference).
+  for (const r of Object.values(resources)) {
+    if (!String(r.Type).startsWith('Custom::')) continue;
+    const role = roleOf(r.Properties?.ServiceToken?.['Fn::GetAtt']?.[0]);
+    const policies = Object.entries(resources)
+      .filter(([, p]) => p.Type === 'AWS::IAM::Policy')
+      .filter(([, p]) => (p.Properties.Roles ?? []).some((x) => x?.Ref === role))
+      .map(([id]) => id);
+    r.DependsOn = [...new Set([...[].concat(r.DependsOn ?? []), ...policies])];
   }
   return { roles };
 }

@@ -83,6 +83,8 @@ function operationsResources(resources, { alarms, alarmEmail, failureDestination
     if (roleId && resources[roleId]) {
       added.JobFailureQueuePolicy = {
         Type: 'AWS::IAM::Policy',
+        // Only the job functions' roles need it (function-roles.cjs reads this list).
+        Metadata: { Functions: jobFunctionIds(resources) },
         Properties: {
           PolicyName: 'job-failures',
           Roles: [{ Ref: roleId }],

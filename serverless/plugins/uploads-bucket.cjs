@@ -16,7 +16,8 @@
 //   S3 permission to invoke the function from the Amazon S3 bucket", PutBucketNotificationConfiguration),
 //   so a wrong SourceArn fails the first deploy. Each S3 permission of a function that a bucket of the
 //   template notifies gets that bucket's ARN and the account as SourceAccount.
-// - `arn:aws:` written in serverless.yml becomes `arn:${AWS::Partition}:` (GovCloud and China).
+// - `arn:aws:s3:` and `arn:aws:lambda:` written in serverless.yml become `arn:${AWS::Partition}:…`
+//   (GovCloud and China).
 
 const NAME_RULE = /^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/;
 
@@ -48,7 +49,7 @@ function applyBucketNames(resources, base, deployedName) {
         new RegExp(`^arn:aws:s3:::${base.replace(/[.]/g, '\\.')}(?=/|$)`),
         `arn:aws:s3:::${deployedName}`,
       )
-      .replace(/^arn:aws:/, partition);
+      .replace(/^arn:aws:(s3|lambda):/, `${partition}$1:`);
   const rename = (value) => {
     if (value && typeof value === 'object' && !Array.isArray(value) && 'Fn::Sub' in value) {
       const arg = value['Fn::Sub'];
@@ -58,7 +59,9 @@ function applyBucketNames(resources, base, deployedName) {
     }
     if (typeof value !== 'string') return undefined;
     if (value === base) return { 'Fn::Sub': deployedName };
-    if (value.startsWith('arn:aws:')) return { 'Fn::Sub': subText(value) };
+    // The bucket ARNs serverless.yml writes; an ARN given as a parameter (a cluster, a secret, a
+    // certificate) names its own partition already.
+    if (value.startsWith('arn:aws:s3:::')) return { 'Fn::Sub': subText(value) };
     return undefined;
   };
   const sub = (text) => ({ 'Fn::Sub': text });

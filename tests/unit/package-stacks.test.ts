@@ -163,7 +163,7 @@ describe('the validator', () => {
     const resources = stacks[0].template.Resources;
     resources.FrontDoorDistribution.Properties.DistributionConfig.Enabeld = true;
     resources.ApiGatewayRestApi.Properties.BinaryMediaTypes = 'application/x-protobuf';
-    resources.IamRoleLambdaExecution.DependsOn = ['NoSuchResource'];
+    resources.IamRoleLambdaBase.DependsOn = ['NoSuchResource'];
     const child = stacks[1];
     const passed = stacks[0].template.Resources[child.name].Properties.Parameters;
     delete passed[Object.keys(passed)[0]];
