@@ -10,8 +10,9 @@ const { join } = require('node:path');
 //   the front door rewrites it to `/api/...` before the REST API, serverless/plugins/front-door.cjs.)
 // - Those methods get CacheKeyParameters (and the matching RequestParameters): every query parameter
 //   the route declares (lib/geodatasets/read/getParams.ts: tile address, filters, the TileJSON version
-//   `v`, the GeoJSON paging and projection parameters, which share the route) and the `layer` path parameter. Under AUTH=local the
-//   Authorization and Cookie headers are part of the key too, so a cached answer never reaches another caller.
+//   `v`, the GeoJSON paging and projection parameters, which share the route) and the `layer` path
+//   parameter. Authorization is part of the key (a token is checked under any AUTH), and Cookie under
+//   AUTH=local, so a cached answer never reaches another caller; Origin too (tests/api/gateway-cache-keys.test.ts).
 // - `If-None-Match` is part of the key as well (docs/tiles.md, "Gateway cache"): a 304 cached for one
 //   client's conditional request is only ever served to requests with the same If-None-Match, never to a
 //   client without the cached body. (The 303 of an oversized answer is presigned for longer than the TTL.)
@@ -150,9 +151,9 @@ class GatewayCachePlugin {
       keys.push('method.request.header.If-None-Match');
       // A failure answers 200 to the MMGIS client's requests (docs/contract.md, section 1): never cached for others.
       keys.push('method.request.header.X-Requested-With');
-      // A CORS_ORIGINS origin is echoed with credentials (lib/http/middleware/cors.ts); without PUBLIC_URL
-      // the links name the request's Host (lib/publicUrl.ts).
-      keys.push('method.request.header.Origin', 'method.request.header.Host');
+      // A CORS_ORIGINS origin is echoed with credentials (lib/http/middleware/cors.ts). (Host is not a
+      // key: API Gateway routes a regional API by it, so no client chooses the Host a stage sees.)
+      keys.push('method.request.header.Origin');
       const requestParameters = { ...(method.Properties.RequestParameters || {}) };
       for (const k of keys)
         if (!(k in requestParameters)) requestParameters[k] = k.startsWith('method.request.path.');

@@ -39,8 +39,9 @@ const BASE_HEADERS: Record<string, string> = {
 
 /** Headers a client may send, each with values that could change an answer. `ETAG`: the answer's own ETag. */
 const ETAG = '<etag>';
+// Not `Host`: API Gateway routes a regional API by its Host, so every request that reaches a stage
+// carries that API's own host (or a custom domain the operator mapped to it); no client chooses it.
 const VARIANTS: [string, string[]][] = [
-  ['Host', ['other.example.org', 'abc123-vpce.execute-api.us-east-1.vpce.amazonaws.com']],
   ['X-Forwarded-Host', ['evil.example']],
   ['X-Forwarded-Proto', ['http']],
   ['Forwarded', ['host=evil.example;proto=http']],

@@ -93,8 +93,9 @@ describe('packaged template: REST API stage cache on the tile route', () => {
       // The MMGIS client's 200 failures (X-Requested-With) are never served to other callers.
       expect(keys).toContain('method.request.header.X-Requested-With');
       // Headers that change an answer (tests/api/gateway-cache-keys.test.ts checks it by running the handlers).
-      for (const h of ['Authorization', 'Origin', 'Host'])
-        expect(keys).toContain(`method.request.header.${h}`);
+      for (const h of ['Authorization', 'Origin']) expect(keys).toContain(`method.request.header.${h}`);
+      // Not Host: API Gateway routes the regional API by it; no client chooses it.
+      expect(keys).not.toContain('method.request.header.Host');
       // Every cache key is a declared request parameter (CloudFormation refuses the method otherwise).
       for (const k of keys) expect(m.Properties.RequestParameters).toHaveProperty([k]);
       if (pathParam) expect(m.Properties.RequestParameters['method.request.path.layer']).toBe(true);
@@ -126,7 +127,6 @@ describe('packaged template: REST API stage cache on the tile route', () => {
           'method.request.header.If-None-Match',
           'method.request.header.X-Requested-With',
           'method.request.header.Origin',
-          'method.request.header.Host',
         ].sort(),
       );
       for (const k of keys) expect(m.Properties.RequestParameters).toHaveProperty([k]);
