@@ -1,10 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { sqlTextOf } from '#lib/db/sqlText.ts';
 import type { Geodataset } from '#lib/geodatasets/catalog.ts';
+import { parseReadFilters, type ReadFilters } from '#lib/geodatasets/read/filters.ts';
+import { featuresQuery, parseGeojsonOptions } from '#lib/geodatasets/read/geojson.ts';
 import { compileCql2WithCost } from '#lib/ogc/cql2/compile.ts';
 import { checkVertices, spatialTerms, unitsPerFeature } from '#lib/ogc/cql2/cost.ts';
 import { COST_WEIGHTS as W } from '#lib/ogc/cql2/costWeights.ts';
 import { parseCql2 } from '#lib/ogc/cql2/filter.ts';
+import { CQL2_LIMITS } from '#lib/ogc/cql2/limits.ts';
 import { COLUMN_QUERYABLES, type Queryables } from '#lib/ogc/cql2/queryables.ts';
 import { cql2Target } from '#lib/ogc/cql2/readFilter.ts';
 
@@ -121,5 +124,42 @@ describe('what a filter costs per feature, and the SQL it compiles to (no databa
     const c = compiled('S_INTERSECTS(geometry, BBOX(0, 0, 1, 1)) AND n > 3');
     expect(c.sql).toMatch(/^\(ST_Intersects\("t"\."geom"/);
     expect(c.sql).toMatch(/and \(select .*cql2_v/s);
+  });
+});
+
+describe("a filter at the SQL limit fits the Data API's statement", () => {
+  it('with noDuplicates (the filter twice), 100 _source paths and 5 stats, the GeoJSON statement stays under 65,536 characters', () => {
+    const ds = {
+      id: 1,
+      name: 'd',
+      table: 'gd_1_1',
+      propertiesType: 'jsonb',
+      numFeatures: 0,
+      groupIdProp: 'g',
+    } as Geodataset;
+    const q: Queryables = new Map([...COLUMN_QUERYABLES, ['n', { path: ['n'], type: 'number' }]]);
+    // As many OR-ed comparisons as fit the limit.
+    let k = 1;
+    const text = (n: number) => Array.from({ length: n }, (_, j) => `n < ${-j}`).join(' OR ');
+    const size = (n: number) =>
+      sqlTextOf(
+        (s) => compileCql2WithCost(parseCql2(text(n), 'cql2-text'), cql2Target(s, ds, q, 't'), 'CRS84').sql,
+      ).length;
+    while (size(k * 2) <= CQL2_LIMITS.maxSqlChars) k *= 2;
+    for (let step = k / 2; step >= 1; step /= 2) if (size(k + step) <= CQL2_LIMITS.maxSqlChars) k += step;
+    const ast = parseCql2(text(k), 'cql2-text');
+    const paths = (n: number) => Array.from({ length: n }, (_, j) => `p${j}.q${j}`).join(',');
+    // `stats` reads each path's number in the statement (about 1,700 characters a path): 5 here. With 100,
+    // the statement is about 177,000 characters without any filter (docs/cql2.md, "Limits").
+    const opts = parseGeojsonOptions({ _source: paths(100), stats: paths(5), limit: 10, offset: 5 });
+    const statement = sqlTextOf((s) => {
+      const f: ReadFilters = {
+        ...parseReadFilters({ noDuplicates: true, minx: 0, miny: 0, maxx: 1, maxy: 1, group_id: 'x' }),
+        cql2: (alias) => compileCql2WithCost(ast, cql2Target(s, ds, q, alias), 'CRS84').sql,
+      };
+      return featuresQuery(s, ds, f, opts, 1000, 1);
+    });
+    expect(statement.length).toBeGreaterThan(2 * CQL2_LIMITS.maxSqlChars - 2000);
+    expect(statement.length).toBeLessThan(65_536);
   });
 });
