@@ -1,7 +1,7 @@
 import { caller } from '#lib/draw/access.ts';
 import { toFileAnswer } from '#lib/draw/fileAnswer.ts';
 import { getFiles, publishedLayer } from '#lib/draw/read.ts';
-import { epochMs, fileIds, fileIntent, idList, idsText, LIMITS } from '#lib/draw/schemas.ts';
+import { epochMsOrNow, fileIds, fileIntent, idList, idsText, LIMITS } from '#lib/draw/schemas.ts';
 import { badRequest } from '#lib/errors.ts';
 import { endpoint } from '#lib/http/endpoint.ts';
 import { jsonField, jsonOr } from '#lib/http/jsonField.ts';
@@ -13,7 +13,7 @@ const body = {
   properties: {
     /** The files to read: one id, a list (at most 100, no repeats) or the JSON text of either. */
     id: jsonOr(fileIds, idsText(LIMITS.fileIds)),
-    time: epochMs,
+    time: epochMsOrNow,
     published: { type: 'boolean', default: false },
     /** The last published layer instead (optionally one `intent`'s features); `id` is not read. */
     quick_published: { type: 'boolean', default: false },
@@ -30,7 +30,8 @@ export const handler = endpoint(options, async ({ body, principal, db }) => {
   }
   const list = idList(jsonField(body.id, 'id', fileIds));
   if (!list.length) throw badRequest("Missing required body field 'id'.");
-  const result = await getFiles(db.sql, caller(principal), { ...body, ids: list });
+  const time = body.time ?? undefined; // empty: now, the latest of each file
+  const result = await getFiles(db.sql, caller(principal), { ...body, time, ids: list });
   return {
     status: 'success',
     message: 'Successfully got file.',

@@ -41,6 +41,16 @@ export const id = { type: 'integer', minimum: 0, maximum: Number.MAX_SAFE_INTEGE
 /** An epoch-millisecond time (`time`, `undo_time`). */
 export const epochMs = { type: 'integer', minimum: 0, maximum: Number.MAX_SAFE_INTEGER } as const;
 
+/**
+ * A time that may be left empty: null, or an empty form value (the MMGIS Draw tool sends `time: null`,
+ * which jQuery writes as `time=`), means now, as MMGIS's own server reads it (docs/draw.md).
+ */
+export const epochMsOrNow = {
+  type: ['integer', 'null'],
+  minimum: 0,
+  maximum: Number.MAX_SAFE_INTEGER,
+} as const;
+
 export const fileName = {
   type: 'string',
   minLength: 1,

@@ -204,6 +204,21 @@ describe('files', () => {
     );
   });
 
+  it("reads jQuery's empty `time=` (the Draw tool's `time: null`) and a JSON null as now", async () => {
+    const file = await makeFile(owner);
+    await add(owner, file, pt(1, 2));
+    const form = await postForm('/api/files/getfile', { id: String(file), time: '' }, owner);
+    expect(form.status).toBe(200);
+    expect(form.body.body.geojson.features).toHaveLength(1);
+    const json = await post('/api/files/getfile', { id: file, time: null }, owner);
+    expect(json.status).toBe(200);
+    expect(json.body.body.geojson.features).toHaveLength(1);
+    // A time that is given must still be one.
+    const bad = await postForm('/api/files/getfile', { id: String(file), time: 'soon' }, owner);
+    expect(bad.status).toBe(400);
+    expect(bad.body.message).toMatch(/time/);
+  });
+
   it('renames and removes keywords in the caller own files only', async () => {
     const mine = await makeFile(owner, { file_description: 'plan ~#alpha ~@box ~#alphabet' });
     const theirs = await makeFile(other, { file_description: 'x ~#alpha' });
