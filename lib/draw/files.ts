@@ -121,7 +121,8 @@ export async function makeFile(q: Queryable, c: Caller, input: MakeInput): Promi
           returning id`
       ).map((r) => r.id)
     : [];
-  await writeSnapshot(q, f.id, Action.add, ids, c.id);
+  // An empty file has no history yet, as in MMGIS: its first change writes the first snapshot.
+  if (ids.length > 0) await writeSnapshot(q, f.id, Action.add, ids, c.id);
   return f.id;
 }
 

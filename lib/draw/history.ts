@@ -10,16 +10,17 @@ export interface Snapshot {
   author: string | null;
 }
 
+/** The History tab's label of each action index: MMGIS's own `historyKey` (docs/draw.md). */
 export const ACTIONS = [
-  'add',
-  'edit',
-  'delete',
-  'undo',
-  'publish',
-  'add over',
-  'merge',
-  'add under',
-  'split',
+  'Add',
+  'Edit',
+  'Delete',
+  'Undo',
+  'Publish',
+  'Add (over)',
+  'Merge',
+  'Add (under)',
+  'Split',
 ] as const;
 export const Action = {
   add: 0,

@@ -310,7 +310,7 @@ describe('compile and publish', () => {
     const ok = await post('/api/files/publish', {}, admin());
     expect(ok.status).toBe(200);
     for (const id of Object.values(m) as number[]) {
-      expect((await history(admin(), id))[0]).toMatchObject({ action_index: 4, message: 'publish' });
+      expect((await history(admin(), id))[0]).toMatchObject({ action_index: 4, message: 'Publish' });
     }
 
     const layer = await post('/api/files/getfile', { quick_published: true }, other);
