@@ -75,7 +75,15 @@ describe('shortener', () => {
   });
 
   it('expand: missing short is 400, unknown is 404; redirect of unknown is 404', async () => {
-    expect((await call('POST', '/api/shortener/expand', { body: {} })).status).toBe(400);
+    const missing = await call('POST', '/api/shortener/expand', { body: {} });
+    expect(missing.status).toBe(400);
+    // MMGIS's own API spec reads this message (shortener.spec.js, "expand rejects null short code").
+    expect(missing.body).toMatchObject({
+      status: 'failure',
+      message: expect.stringContaining('not defined'),
+    });
+    const blank = await call('POST', '/api/shortener/expand', { body: { short: null } });
+    expect(blank.status).toBe(400);
     expect((await call('POST', '/api/shortener/expand', { body: { short: 'zzzzzzzzz' } })).status).toBe(404);
     expect((await call('GET', '/api/shortener/zzzzzzzzz')).status).toBe(404);
   });
