@@ -1,8 +1,10 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { APIGatewayProxyEvent, APIGatewayProxyResult } from 'aws-lambda';
+import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
+import { mmgisClientDir } from '#lib/web/mmgis/clientDir.ts';
 import { serveStatic } from '#lib/web/static.ts';
+import { handler as mmgisClient } from './mmgisClient.ts';
 
 /**
  * The built pages, beside the bundles: packaged, this module is dist/functions/web/serve.js and the pages
@@ -16,10 +18,12 @@ const dir =
 
 /**
  * GET `/` (map viewer), `/configure` and `/configure/{proxy+}` (console), `/assets/{file}`: the built web
- * pages from the same origin as the API (docs/web.md).
+ * pages from the same origin as the API (docs/web.md). When the operator has handed over an MMGIS build
+ * (`MMGIS_CLIENT_DIR`), `/` is MMGIS's map page instead (docs/mission-site.md).
  */
-export async function handler(event: APIGatewayProxyEvent): Promise<APIGatewayProxyResult> {
+export async function handler(event: APIGatewayProxyEvent, context: Context): Promise<APIGatewayProxyResult> {
   const path = event.path ?? '/';
+  if (path === '/' && mmgisClientDir()) return mmgisClient(event, context);
   const asset = event.pathParameters?.file;
   const target = asset
     ? { asset }

@@ -1,15 +1,29 @@
-import { open, readdir, realpath } from 'node:fs/promises';
+import { open, readdir, realpath, stat } from 'node:fs/promises';
 import { resolve, sep } from 'node:path';
-import { GetObjectCommand, ListObjectsV2Command, NoSuchKey } from '@aws-sdk/client-s3';
+import { GetObjectCommand, HeadObjectCommand, ListObjectsV2Command, NoSuchKey } from '@aws-sdk/client-s3';
+import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
 import { notFound } from '#lib/errors.ts';
 import { envText } from '#lib/settings.ts';
 import { s3 } from '#lib/uploads/s3.ts';
 
+/** What `stat` tells of a file: its size, when it last changed, and a validator that changes with it. */
+export interface FileStat {
+  size: number;
+  modified: Date;
+  /** A strong entity tag, quoted (`"…"`): the object's own on S3, size and modification time on disk. */
+  etag: string;
+}
+
 /**
- * The mission data root: rasters and tilesets. Keys are `/`-separated paths already checked by
- * `missionKey` (no `..`, not absolute). Two operations only, so an S3 bucket and a folder behave alike.
+ * The mission data root: rasters, tilesets and every file of `/Missions/…` (docs/mission-site.md). Keys are
+ * `/`-separated paths already checked by `missionKey` (no `..`, not absolute). A few operations only, so
+ * an S3 bucket and a folder behave alike.
  */
 export interface MissionStorage {
+  /** The file's size, modification time and entity tag; 404 when it is missing or a folder. */
+  stat(key: string): Promise<FileStat>;
+  /** A time-limited URL the browser can fetch the file from itself (S3 only; undefined for a folder). */
+  signedUrl?(key: string, seconds: number): Promise<string>;
   /** Up to `length` bytes from `offset` (fewer at the end of the file); 404 when the file is missing. */
   readRange(key: string, offset: number, length: number): Promise<Uint8Array>;
   /** The names of the folders directly below `prefix` (a folder key, '' for the root); 404 when none. */
@@ -39,6 +53,17 @@ export function folderStorage(dir: string): MissionStorage {
   };
   return {
     describe: () => `folder ${root}`,
+    async stat(key) {
+      const file = await inside(key);
+      const st = await stat(file).catch(() => null);
+      if (!st?.isFile()) throw missing(key);
+      const modified = new Date(Math.floor(st.mtimeMs));
+      return {
+        size: st.size,
+        modified,
+        etag: `"${st.size.toString(36)}-${Math.floor(st.mtimeMs).toString(36)}"`,
+      };
+    },
     async readRange(key, offset, length) {
       const file = await inside(key);
       let fh: Awaited<ReturnType<typeof open>>;
@@ -76,6 +101,25 @@ export function s3Storage(bucket: string, prefix: string): MissionStorage {
   const full = (key: string) => (base ? (key ? `${base}/${key}` : base) : key);
   return {
     describe: () => `s3://${bucket}/${base}`,
+    async stat(key) {
+      try {
+        const res = await s3().send(new HeadObjectCommand({ Bucket: bucket, Key: full(key) }));
+        return {
+          size: res.ContentLength ?? 0,
+          modified: res.LastModified ?? new Date(0),
+          etag: res.ETag ?? `"${(res.ContentLength ?? 0).toString(36)}"`,
+        };
+      } catch (e) {
+        const code = (e as { name?: string; $metadata?: { httpStatusCode?: number } }) ?? {};
+        if (code.name === 'NotFound' || code.$metadata?.httpStatusCode === 404) throw missing(key);
+        throw e;
+      }
+    },
+    signedUrl(key, seconds) {
+      return getSignedUrl(s3(), new GetObjectCommand({ Bucket: bucket, Key: full(key) }), {
+        expiresIn: seconds,
+      });
+    },
     async readRange(key, offset, length) {
       if (length <= 0) return new Uint8Array(0);
       try {

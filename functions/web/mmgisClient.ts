@@ -1,0 +1,32 @@
+import { header } from '#lib/auth/principal.ts';
+import { notFound } from '#lib/errors.ts';
+import { endpoint } from '#lib/http/endpoint.ts';
+import { binary, rawJson, respond } from '#lib/http/response.ts';
+import { mmgisClientDir } from '#lib/web/mmgis/clientDir.ts';
+import { mmgisSite } from '#lib/web/mmgis/site.ts';
+
+const path = {
+  type: 'object',
+  properties: { proxy: { type: 'string', minLength: 1, maxLength: 1024 } },
+} as const;
+
+/**
+ * The MMGIS 3.0.0 front end, when the operator has handed over its build (`MMGIS_CLIENT_DIR`,
+ * docs/mission-site.md): its map page at `/` (through webServe), its configure app at `/configure-beta`,
+ * and its static folders (`/build`, `/public`, `/configure/build`, ...). Without a build, 404.
+ */
+export const handler = endpoint(
+  { auth: 'public', schema: { path }, summary: "The MMGIS front end's pages and static files." },
+  async ({ event, principal, headers }) => {
+    const dir = mmgisClientDir();
+    if (!dir) throw notFound('No MMGIS front end is configured here (MMGIS_CLIENT_DIR).');
+    const answer = await mmgisSite(dir, event.path ?? '/', principal, {
+      host: header(headers, 'host'),
+      ifNoneMatch: header(headers, 'if-none-match'),
+    });
+    if (answer.statusCode === 304) return respond(304, undefined, { headers: answer.headers });
+    if (answer.text !== undefined) return rawJson(200, answer.text, answer.headers);
+    const { 'Content-Type': type, ...rest } = answer.headers;
+    return binary(200, (answer.bytes ?? Buffer.alloc(0)).toString('base64'), type, rest);
+  },
+);
