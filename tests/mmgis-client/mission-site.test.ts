@@ -128,7 +128,7 @@ describe('the MMGIS front end and /Missions on the one host (npm start, AUTH=loc
     expect((await fetch(`${service.url}/public/login.js`)).status).toBe(200);
   });
 
-  it('draws the basemap tile pyramid, the DEM tiles and the legend from /Missions in the real client', async () => {
+  it('draws the basemap tile pyramid and asks for the DEM tiles from /Missions in the real client', async () => {
     const { page, errors } = await openPage(browser);
     const cookie = (await adminCookie()).split('=');
     await page.context().addCookies([{ name: cookie[0], value: cookie.slice(1).join('='), url: service.url }]);
