@@ -28,4 +28,12 @@ export const CQL2_COST = {
   maxUnits: 5_000_000,
   /** Above this a read is costly: it waits for a place in its process's costly-read lane (lane.ts). */
   costlyUnits: 250_000,
+  /**
+   * One keyset statement of a GeoJSON read (and its export) under a filter: its id span is narrowed to this
+   * many units (spatial predicates included), about 0.25 s of the embedded database, so a statement
+   * queued ahead of another request's (PGlite runs one at a time) ends soon.
+   */
+  statementUnits: 2_500_000,
+  /** The narrowest such span, in ids. */
+  minSpan: 200,
 } as const;

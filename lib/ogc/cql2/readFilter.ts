@@ -10,9 +10,8 @@ import {
   sqlJsonTime,
   sqlPropPath,
 } from '#lib/geodatasets/read/filters.ts';
-import { CHUNK_ROWS } from '#lib/geodatasets/read/geojson.ts';
 import { compileCql2, compileCql2WithCost, type SqlTarget } from './compile.ts';
-import { estimateCost } from './cost.ts';
+import { estimateCost, spatialTerms, unitsPerFeature as unitsPerFeatureOf } from './cost.ts';
 import type { Cql2Filter } from './filter.ts';
 import { inCostlyLane } from './lane.ts';
 import { CQL2_COST, CQL2_LIMITS } from './limits.ts';
@@ -52,7 +51,8 @@ export async function cql2ReadFilter(
 export interface ReadShape {
   /**
    * The read is keyset-paged (`featureChunks`: no `stats`, `id`, `offset` or `noDuplicates`): each
-   * statement's id span is narrowed to what the limit allows, so only the cost per feature can refuse it.
+   * statement's id span is narrowed to `statementUnits`, so only a cost per feature over
+   * `maxUnits / minSpan` (or its spatial predicates' candidates) can refuse it.
    */
   chunked?: boolean;
   /** The lon/lat box the read is restricted to through the GiST index (a vector tile's). */
@@ -76,8 +76,13 @@ export async function readWithCql2<T>(
   const { condition, unitsPerFeature } = await cql2ReadFilter(sql, ds, filter);
   const withFilter: ReadFilters = { ...f, cql2: condition };
   let features: number | undefined;
-  if (shape.chunked && unitsPerFeature > 0) {
-    features = Math.max(CHUNK_ROWS, Math.floor(CQL2_COST.maxUnits / unitsPerFeature));
+  // Spatial predicates included: each statement of a keyset read stays within `statementUnits`.
+  const spatial = spatialTerms(filter.ast).reduce((a, t) => a + unitsPerFeatureOf(t.op, t.vertices), 0);
+  if (shape.chunked && unitsPerFeature + spatial > 0) {
+    features = Math.max(
+      CQL2_COST.minSpan,
+      Math.floor(CQL2_COST.statementUnits / (unitsPerFeature + spatial)),
+    );
     withFilter.maxSpan = features;
   }
   // A read restricted to a bbox (the items' `bbox`, the legacy `minx…`) meets only the features in it.
