@@ -62,6 +62,9 @@ export async function serveMissionFile(
     'Cache-Control': req.cacheControl,
     'Accept-Ranges': 'bytes',
     'X-Content-Type-Options': 'nosniff',
+    // A private answer belongs to the session that asked: a browser shared by two users must not reuse
+    // one user's copy for the other.
+    ...(req.cacheControl.startsWith('private') ? { Vary: 'Cookie, Authorization' } : {}),
   };
   if (notModified(file, req.headers.ifNoneMatch, req.headers.ifModifiedSince)) {
     const { 'Content-Type': _type, ...kept } = headers;
