@@ -23,6 +23,8 @@
 // The REST API's endpoint becomes REGIONAL (CloudFront is the edge). On for every stage but `local` (custom.frontDoor.enabled: `auto`); `--param="frontDoor=false"` leaves it
 // out, `true` forces it.
 
+const { flag } = require('./pluginParams.cjs');
+
 /** AWS managed CloudFront policies (their ids are fixed by AWS). */
 const CACHING_DISABLED = '4135ea2d-6df8-44a3-9df3-4b5a84be39ad';
 const CACHING_OPTIMIZED = '658327ea-f89d-4fab-a63d-7e88639e58f6';
@@ -160,13 +162,6 @@ function frontDoorResources({
 }
 
 const PUBLIC_HOST = { 'Fn::GetAtt': ['FrontDoorDistribution', 'DomainName'] };
-
-function flag(value, fallback) {
-  if (value === undefined || value === null || value === '') return fallback;
-  const v = String(value).toLowerCase();
-  if (v === 'true' || v === 'false') return v === 'true';
-  throw new Error(`${value}: true or false`);
-}
 
 /**
  * The edge options (custom.frontDoor): `waf` (auto: a web ACL made in us-east-1, where CloudFront's must

@@ -66,7 +66,8 @@ function applyRoles(resources, servicePath, websocketApiId) {
         'Fn::Sub': `arn:\${AWS::Partition}:execute-api:\${AWS::Region}:\${AWS::AccountId}:\${${websocketApiId}}/*`,
       };
     }
-    (byCap[cap] ??= []).push(s);
+    byCap[cap] ??= [];
+    byCap[cap].push(s);
   }
   const roles = {};
   for (const [id, fn] of Object.entries(resources)) {

@@ -17,15 +17,10 @@
 // The functions' X-Ray tracing is serverless.yml's provider.tracing.lambda; the stage's, its access logs:
 // serverless/plugins/rest-api-stage.cjs.
 
+const { flag } = require('./pluginParams.cjs');
+
 const JOB_PREFIX = 'dist/functions/jobs/';
 const MIGRATE = 'dist/functions/jobs/migrate.handler';
-
-function flag(value, fallback) {
-  if (value === undefined || value === null || value === '') return fallback;
-  const v = String(value).toLowerCase();
-  if (v === 'true' || v === 'false') return v === 'true';
-  throw new Error(`${value}: true or false`);
-}
 
 /** The job functions' logical ids: handlers under functions/jobs/ but the migration. */
 function jobFunctionIds(resources) {

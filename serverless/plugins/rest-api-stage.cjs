@@ -25,6 +25,8 @@
 //   compression for an API").
 // gateway-cache.cjs and deployment.cjs then write the cache and throttles onto this Stage.
 
+const { flag } = require('./pluginParams.cjs');
+
 const STAGE_ID = 'ApiGatewayStage';
 const ACCESS_LOG_ID = 'ApiGatewayAccessLogGroup';
 
@@ -77,13 +79,6 @@ function accountRole() {
       Properties: { CloudWatchRoleArn: { 'Fn::GetAtt': ['ApiGatewayCloudWatchRole', 'Arn'] } },
     },
   };
-}
-
-function flag(value, fallback) {
-  if (value === undefined || value === null || value === '') return fallback;
-  const v = String(value).toLowerCase();
-  if (v === 'true' || v === 'false') return v === 'true';
-  throw new Error(`${value}: true or false`);
 }
 
 /**

@@ -2,6 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CLUSTER, DATA_API_PARAMS, PROXY_PARAMS, SECRET } from '../fixtures/packagePresets.ts';
 import { DEFAULT_PACKAGE_ENV, packageService } from '../fixtures/packageService.ts';
 
 /**
@@ -12,22 +13,9 @@ import { DEFAULT_PACKAGE_ENV, packageService } from '../fixtures/packageService.
  * The two presets are packaged as templates only (every function's code is the local preset's).
  */
 
-const CLUSTER = 'arn:aws:rds:us-east-1:123456789012:cluster:mmgis';
-const SECRET = 'arn:aws:secretsmanager:us-east-1:123456789012:secret:mmgis-db-AbCdEf';
 const SECRET_VALUE = 'super-secret-password-never-in-templates';
 
-const modes = {
-  'data-api': ['database=data-api', `dbClusterArn=${CLUSTER}`, `dbSecretArn=${SECRET}`, 'dbName=mmgis'],
-  proxy: [
-    'database=proxy',
-    'dbHost=mmgis.proxy-abc.us-east-1.rds.amazonaws.com',
-    'dbUser=mmgis',
-    'dbName=mmgis',
-    `dbSecretArn=${SECRET}`,
-    'subnetIds=subnet-1,subnet-2',
-    'securityGroupIds=sg-1',
-  ],
-} as const;
+const modes = { 'data-api': DATA_API_PARAMS, proxy: PROXY_PARAMS };
 
 const dir = mkdtempSync(join(tmpdir(), 'sls-db-modes-'));
 const templates: Record<string, any> = {};

@@ -11,7 +11,8 @@ import {
   updateProblems,
 } from '../fixtures/awsDeployRules.ts';
 import { flatResources, loadStacks, type Stack } from '../fixtures/cfnTemplates.ts';
-import { DEFAULT_PACKAGE_ENV, packageService } from '../fixtures/packageService.ts';
+import { DATA_API_PARAMS, DB_ENV, PRESETS, type Preset } from '../fixtures/packagePresets.ts';
+import { packageService } from '../fixtures/packageService.ts';
 
 /**
  * What AWS refuses on a deploy that no quota or schema check sees (tests/fixtures/awsDeployRules.ts), for
@@ -19,26 +20,9 @@ import { DEFAULT_PACKAGE_ENV, packageService } from '../fixtures/packageService.
  * first. Each rule is also run on the shape that would have failed, so it is known to catch it.
  */
 
-const CLUSTER = 'arn:aws:rds:us-east-1:123456789012:cluster:mmgis';
-const SECRET = 'arn:aws:secretsmanager:us-east-1:123456789012:secret:mmgis-db-AbCdEf';
-const DB_ENV = { AUTH: 'local', PGPASSWORD: 'x', DATABASE_URL: '', DB_DRIVER: '' };
-const DATA_API = ['database=data-api', `dbClusterArn=${CLUSTER}`, `dbSecretArn=${SECRET}`, 'dbName=mmgis'];
-const presets: Record<string, { params: string[]; env: Record<string, string>; templateOnly: boolean }> = {
-  local: { params: [], env: { ...DEFAULT_PACKAGE_ENV }, templateOnly: false },
-  'data-api': { params: DATA_API, env: DB_ENV, templateOnly: true },
-  proxy: {
-    params: [
-      'database=proxy',
-      'dbHost=mmgis.proxy-abc.us-east-1.rds.amazonaws.com',
-      'dbUser=mmgis',
-      'dbName=mmgis',
-      `dbSecretArn=${SECRET}`,
-      'subnetIds=subnet-1,subnet-2',
-      'securityGroupIds=sg-1',
-    ],
-    env: DB_ENV,
-    templateOnly: true,
-  },
+const DATA_API = DATA_API_PARAMS;
+const presets: Record<string, Preset> = {
+  ...PRESETS,
   // The front door off: nothing waits minutes for CloudFront, so resource order is all CloudFormation's.
   'data-api, no front door': { params: [...DATA_API, 'frontDoor=false'], env: DB_ENV, templateOnly: true },
 };

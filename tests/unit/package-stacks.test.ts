@@ -10,7 +10,8 @@ import {
   type Stack,
   validateStacks,
 } from '../fixtures/cfnTemplates.ts';
-import { DEFAULT_PACKAGE_ENV, packageService } from '../fixtures/packageService.ts';
+import { PRESETS } from '../fixtures/packagePresets.ts';
+import { packageService } from '../fixtures/packageService.ts';
 
 /**
  * Every database preset of docs/deploying.md fits every CloudFormation quota a deploy meets, stack by
@@ -19,30 +20,7 @@ import { DEFAULT_PACKAGE_ENV, packageService } from '../fixtures/packageService.
  * the ones docs/deploying.md states ("Nested stacks").
  */
 
-const CLUSTER = 'arn:aws:rds:us-east-1:123456789012:cluster:mmgis';
-const SECRET = 'arn:aws:secretsmanager:us-east-1:123456789012:secret:mmgis-db-AbCdEf';
-const DB_ENV = { AUTH: 'local', PGPASSWORD: 'x', DATABASE_URL: '', DB_DRIVER: '' };
-const presets: Record<string, { params: string[]; env: Record<string, string>; templateOnly: boolean }> = {
-  local: { params: [], env: { ...DEFAULT_PACKAGE_ENV }, templateOnly: false },
-  'data-api': {
-    params: ['database=data-api', `dbClusterArn=${CLUSTER}`, `dbSecretArn=${SECRET}`, 'dbName=mmgis'],
-    env: DB_ENV,
-    templateOnly: true,
-  },
-  proxy: {
-    params: [
-      'database=proxy',
-      'dbHost=mmgis.proxy-abc.us-east-1.rds.amazonaws.com',
-      'dbUser=mmgis',
-      'dbName=mmgis',
-      `dbSecretArn=${SECRET}`,
-      'subnetIds=subnet-1,subnet-2',
-      'securityGroupIds=sg-1',
-    ],
-    env: DB_ENV,
-    templateOnly: true,
-  },
-};
+const presets = PRESETS;
 
 const dir = mkdtempSync(join(tmpdir(), 'sls-stacks-'));
 const stacksOf: Record<string, Stack[]> = {};
