@@ -11,7 +11,8 @@
  *   extended date `YYYY-MM-DD`, an optional `T`/space time `hh:mm[:ss[.f]]` (hour 00–23), an optional `Z`
  *   or `±hh[:mm]`, whitespace around the text and before the zone ignored (docs/geodatasets-write.md,
  *   "Props and derived columns"). Its pattern is written once, in the regex dialect JavaScript and
- *   PostgreSQL share, so the write and the per-feature read accept the same texts.
+ *   PostgreSQL share, so the write and the per-feature read accept the same texts. A text longer than
+ *   `MAX_STORED_TIME_CHARS` (white space included) is no time in either.
  *
  * Both return the instant as ISO text with milliseconds (a longer fraction is truncated), or undefined.
  */
@@ -22,12 +23,25 @@ const REQUEST =
 const STORED_DATE_TIME =
   '(\\d{4})-(0[1-9]|1[0-2])-(0[1-9]|[12]\\d|3[01])(?:[T ]([01]\\d|2[0-3]):([0-5]\\d)(?::([0-5]\\d)(?:\\.(\\d+))?)?)?';
 const STORED_OFFSET = '(Z|z|[+-](?:[01]\\d|2[0-3])(?::?[0-5]\\d)?)';
-const STORED = new RegExp(`^\\s*${STORED_DATE_TIME}\\s*${STORED_OFFSET}?\\s*$`);
+/**
+ * Matched against the trimmed text: linear in its length. The form with white space inside the pattern on
+ * both sides of the optional zone (`\\s*(zone)?\\s*$`) backtracked quadratically: a date followed by
+ * 200,000 spaces and one letter took over a minute.
+ */
+const STORED = new RegExp(`^${STORED_DATE_TIME}\\s*${STORED_OFFSET}?$`);
+
+/**
+ * The longest text the stored-value profile reads (white space around it included): a complete time with
+ * a nanosecond fraction and an offset is 35 characters, so a longer value is a mistake, never a time.
+ */
+export const MAX_STORED_TIME_CHARS = 100;
 
 /**
  * The stored-value profile as PostgreSQL regexes: a text matching `withOffset` is cast `::timestamptz`,
  * one matching `withoutOffset` is cast `::timestamp at time zone 'UTC'` (the cast accepts every text these
- * match; a rolled-over date such as `2024-02-30` still fails it, which the read reports as a 400).
+ * match; a rolled-over date such as `2024-02-30` still fails it, which the read reports as a 400). The
+ * caller checks `MAX_STORED_TIME_CHARS` first. PostgreSQL's regex engine does not backtrack on these
+ * (a 200,000-character text is matched in milliseconds), so they keep the white space in the pattern.
  */
 export const ISO_TIMESTAMP_SQL = {
   withOffset: `^\\s*${STORED_DATE_TIME}\\s*${STORED_OFFSET}\\s*$`,
@@ -50,7 +64,9 @@ export function parseIsoInstant(text: string): string | undefined {
 
 /** A time stored in a feature property (see above) → ISO instant, or undefined. */
 export function parseIsoTimestamp(text: string): string | undefined {
-  const m = STORED.exec(text);
+  if (text.length > MAX_STORED_TIME_CHARS) return undefined;
+  // trim() removes exactly the characters `\s` matches (ECMAScript's WhiteSpace and LineTerminator).
+  const m = STORED.exec(text.trim());
   if (!m) return undefined;
   const [, y, mo, d, h = '00', mi = '00', s = '00', frac = '', off] = m;
   return instant(y, mo, d, h, mi, Number(s), frac, off);

@@ -8,14 +8,14 @@
 const numeric = {
   anyOf: [
     { type: 'number' },
-    { type: 'string', pattern: '^\\s*-?(\\d+\\.?\\d*|\\.\\d+)([eE][+-]?\\d+)?\\s*$' },
+    { type: 'string', pattern: '^\\s*-?(\\d+(\\.\\d*)?|\\.\\d+)([eE][+-]?\\d+)?\\s*$' },
   ],
 };
 const nonEmpty = { type: 'string', pattern: '\\S' };
 const zoom = {
   anyOf: [
     { type: 'number', minimum: 0 },
-    { type: 'string', pattern: '^\\s*(\\d+\\.?\\d*|\\.\\d+)\\s*$' },
+    { type: 'string', pattern: '^\\s*(\\d+(\\.\\d*)?|\\.\\d+)\\s*$' },
     { type: 'null' },
     { const: '' },
   ],

@@ -56,7 +56,7 @@ export function parseCsv(text: string): Table {
 /** First characters a spreadsheet reads as the start of a formula (with their full-width forms). */
 const FORMULA_START = /^[=+\-@\t\r\uFF1D\uFF0B\uFF0D\uFF20]/;
 /** A plain negative number (`-3`, `-0.5`, `-1e3`): a spreadsheet reads it as a number, never a formula. */
-const NEGATIVE_NUMBER = /^-(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/;
+const NEGATIVE_NUMBER = /^-(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?$/;
 
 /**
  * A cell as written to a CSV download (docs/datasets.md, "Formula injection"): one that a spreadsheet would

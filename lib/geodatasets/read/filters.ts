@@ -1,7 +1,7 @@
 import { type Fragment, sqlIdentifier, timestampSql } from '#lib/db/fragments.ts';
 import type { Queryable } from '#lib/db/index.ts';
 import { badRequest } from '#lib/errors.ts';
-import { ISO_TIMESTAMP_SQL } from '#lib/iso8601.ts';
+import { ISO_TIMESTAMP_SQL, MAX_STORED_TIME_CHARS } from '#lib/iso8601.ts';
 import { type Geodataset, sqlTable } from '../catalog.ts';
 import { sqlNumeric } from '../numeric.ts';
 import { DEFAULT_FORMAT, type PropertyFilter, type ReadFilters, type TimeWindow } from './filterParams.ts';
@@ -95,6 +95,7 @@ export function sqlJsonTime(sql: Queryable, v: Fragment): Fragment {
     when 'number' then (case when ${text}::numeric between ${MIN_EPOCH_MS}::numeric and ${MAX_EPOCH_MS}::numeric
                              then to_timestamp(${text}::float8 / 1000) end)
     when 'string' then (case
+      when length(${text}) > ${MAX_STORED_TIME_CHARS}::int then null
       when ${text} ~ ${ISO_TIMESTAMP_SQL.withOffset} then (case when ${sqlRealDay(sql, text)} then ${text}::timestamptz end)
       when ${text} ~ ${ISO_TIMESTAMP_SQL.withoutOffset} then (case when ${sqlRealDay(sql, text)} then ${text}::timestamp at time zone 'UTC' end)
       end)
