@@ -11,6 +11,7 @@ import {
 } from '../lib/db/embedded/start.ts';
 import { createDb, parseDatabaseUrl } from '../lib/db/index.ts';
 import { migrate } from '../lib/db/migrate.ts';
+import { forgetConnectionsOf } from '../lib/events/connections.ts';
 import { INCOMING_PREFIX, RESPONSES_PREFIX } from '../lib/uploads/s3.ts';
 import { dataApiEnv } from './dataApiStandIn.ts';
 
@@ -296,6 +297,15 @@ export async function startService(options: ServiceOptions = {}): Promise<Runnin
     return null;
   };
   const launch = async () => {
+    // Rows of this launch's WebSocket endpoint from before it are leftovers of a server stopped without
+    // its $disconnects: forgotten once the database is ready, so they hold no place of their address's
+    // cap (docs/live-updates.md, "Limits").
+    const launchedAt = new Date();
+    const forgotten = databaseReady
+      .then(() => forgetLeftoverConnections(databaseUrl, portEnv(ports).WEBSOCKET_ENDPOINT, launchedAt))
+      .catch((e) =>
+        process.stderr.write(`earlier WebSocket connections not forgotten: ${(e as Error).message}\n`),
+      );
     child = spawn(process.execPath, OFFLINE_ARGS, {
       detached: true,
       stdio: ['ignore', 'pipe', 'pipe'],
@@ -325,6 +335,7 @@ export async function startService(options: ServiceOptions = {}): Promise<Runnin
       takenPort,
       databaseReady,
     );
+    await forgotten;
   };
   /**
    * A port chosen free can be taken before serverless-offline listens on it (by another process, or as
@@ -437,6 +448,16 @@ export async function startService(options: ServiceOptions = {}): Promise<Runnin
 /** Whether `npm start` shows serverless-offline's own start-up output (its route table): `--routes` or SLS_LOG_LEVEL. */
 export function showRoutes(argv = process.argv, env = process.env): boolean {
   return argv.includes('--routes') || !!env.SLS_LOG_LEVEL;
+}
+
+/** Forgets the WebSocket connections recorded for `endpoint` before `before` (lib/events/connections.ts). */
+async function forgetLeftoverConnections(url: string, endpoint: string, before: Date): Promise<void> {
+  const db = createDb({ url, max: 1 });
+  try {
+    await forgetConnectionsOf(db.sql, endpoint, before);
+  } finally {
+    await db.end();
+  }
 }
 
 /** Whether the database at `url` has an administrator account yet (null: it could not be asked). */

@@ -8,16 +8,53 @@ import type { Db, Queryable } from '#lib/db/index.ts';
 
 /** API Gateway closes a WebSocket after 2 hours at most; older rows are leftovers of missed disconnects. */
 const STALE = '3 hours';
+/** The connections an address holds: those opened within API Gateway's 2 hours (older rows are leftovers). */
+const OPEN_AT_MOST = '2 hours';
 
+/** Advisory lock class of `$connect` per address (the second key is the address's hash). */
+const CONNECT_LOCK = 727277;
+
+/**
+ * Records a new connection unless its address already holds `maxPerAddress` connections (docs/live-updates.md,
+ * "Limits"): `false` then, and nothing is stored. The address's count and the insert run under a
+ * transaction-scoped advisory lock on the address, so connections opened at once (each `$connect` in a
+ * function instance of its own) are counted one after the other and cannot pass the cap together.
+ */
 export async function saveConnection(
-  sql: Queryable,
-  input: { connectionId: string; userId: number | null; endpoint: string | null },
-): Promise<void> {
-  await sql`
-    insert into ws_connections (connection_id, user_id, endpoint)
-    values (${input.connectionId}, ${input.userId}, ${input.endpoint})
-    on conflict (connection_id) do update set user_id = excluded.user_id, endpoint = excluded.endpoint`;
-  await sql`delete from ws_connections where connected_at < now() - ${STALE}::interval`;
+  db: Db,
+  input: {
+    connectionId: string;
+    userId: number | null;
+    endpoint: string | null;
+    sourceIp: string;
+    maxPerAddress: number;
+  },
+): Promise<boolean> {
+  const saved = await db.transaction(async (tx) => {
+    await tx`select pg_advisory_xact_lock(${CONNECT_LOCK}::int, hashtext(${input.sourceIp}))`;
+    const [row] = await tx`
+      select count(*)::int as n from ws_connections
+      where source_ip = ${input.sourceIp} and connection_id <> ${input.connectionId}
+        and connected_at > now() - ${OPEN_AT_MOST}::interval`;
+    if (Number(row.n) >= input.maxPerAddress) return false;
+    await tx`
+      insert into ws_connections (connection_id, user_id, endpoint, source_ip)
+      values (${input.connectionId}, ${input.userId}, ${input.endpoint}, ${input.sourceIp})
+      on conflict (connection_id) do update
+        set user_id = excluded.user_id, endpoint = excluded.endpoint, source_ip = excluded.source_ip`;
+    return true;
+  });
+  if (saved) await db.sql`delete from ws_connections where connected_at < now() - ${STALE}::interval`;
+  return saved;
+}
+
+/**
+ * Forgets the connections recorded for `endpoint` before `before`: a local WebSocket server that has just
+ * started holds no connection, so rows of its management endpoint from earlier are leftovers of a server
+ * stopped without its `$disconnect`s (they would count toward their address's cap).
+ */
+export async function forgetConnectionsOf(sql: Queryable, endpoint: string, before: Date): Promise<void> {
+  await sql`delete from ws_connections where endpoint = ${endpoint} and connected_at < ${before.toISOString()}::timestamptz`;
 }
 
 export async function dropConnection(sql: Queryable, connectionId: string): Promise<void> {

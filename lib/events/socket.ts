@@ -28,7 +28,14 @@ export interface SocketEvent {
   headers?: Record<string, string | undefined> | null;
   body?: string | null;
   isBase64Encoded?: boolean;
-  requestContext: { connectionId: string; domainName?: string; stage?: string; routeKey?: string };
+  requestContext: {
+    connectionId: string;
+    domainName?: string;
+    stage?: string;
+    routeKey?: string;
+    /** The address that opened the connection (API Gateway's, and serverless-offline's, `$connect`). */
+    identity?: { sourceIp?: string | null } | null;
+  };
 }
 
 export interface SocketResult {
@@ -41,9 +48,21 @@ const reply = (statusCode: number, body: Record<string, unknown>): SocketResult 
   body: JSON.stringify(body),
 });
 
+/** The most connections one address may hold open (`WEBSOCKET_MAX_PER_ADDRESS`, default 20). */
+export function maxConnectionsPerAddress(): number {
+  return envNumber('WEBSOCKET_MAX_PER_ADDRESS', 20, { integer: true });
+}
+
+/** The address that opened the connection; connections whose event names none share one count. */
+function sourceAddress(event: SocketEvent): string {
+  return event.requestContext.identity?.sourceIp || 'unknown';
+}
+
 /**
- * `$connect`. `checkPrincipal` may refuse the connection by throwing an HttpError (the handler refuses a
- * session cookie sent from another site's page, docs/auth.md).
+ * `$connect` (docs/live-updates.md, "Who receives what" and "Limits"). `checkPrincipal` may refuse the
+ * connection by throwing an HttpError (the handler refuses a session cookie sent from another site's page,
+ * docs/auth.md). Under `AUTH=local` an anonymous connection is refused (401): it would receive nothing.
+ * An address that already holds `WEBSOCKET_MAX_PER_ADDRESS` connections is refused (429).
  */
 export async function onConnect(
   db: Db,
@@ -61,12 +80,30 @@ export async function onConnect(
     if (e instanceof HttpError) return reply(e.statusCode, { type: 'error', message: e.message });
     throw e;
   }
-  await saveConnection(db.sql, {
+  if (userId === null && authMode() === 'local') {
+    log('info', 'websocket connection refused: anonymous', {});
+    return reply(401, {
+      type: 'error',
+      message: 'Log in (session cookie or Bearer token on connect) to open a WebSocket.',
+    });
+  }
+  const sourceIp = sourceAddress(event);
+  const maxPerAddress = maxConnectionsPerAddress();
+  const saved = await saveConnection(db, {
     connectionId: event.requestContext.connectionId,
     userId,
     // Where this connection lives: pushes from any instance go there.
     endpoint: envText('WEBSOCKET_ENDPOINT') ?? endpointFromRequestContext(event.requestContext),
+    sourceIp,
+    maxPerAddress,
   });
+  if (!saved) {
+    log('info', 'websocket connection refused: too many from one address', { sourceIp });
+    return reply(429, {
+      type: 'error',
+      message: `At most ${maxPerAddress} WebSocket connections from one address: close one first.`,
+    });
+  }
   return { statusCode: 200 };
 }
 
