@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { getDb } from '#lib/db/index.ts';
+import { removeGeodataset } from '#lib/geodatasets/manage.ts';
 import { recreateGeodataset } from '#lib/geodatasets/write/write.ts';
 import {
   invokePackaged,
@@ -76,11 +77,8 @@ beforeAll(async () => {
 afterAll(async () => {
   rmSync(out, { recursive: true, force: true });
   if (root) rmSync(root, { recursive: true, force: true });
-  const [row] = await db.sql`select table_name from geodatasets where name = ${name}`;
-  if (row) {
-    await db.sql.unsafe(`drop table if exists ${row.table_name as string}`);
-    await db.sql`delete from geodatasets where name = ${name}`;
-  }
+  // The catalog row, its table and its rank levels (lib/geodatasets/manage.ts).
+  await removeGeodataset(db, name).catch(() => {});
 });
 
 /** Full path of an AWS::ApiGateway::Resource, rebuilt from PathPart/ParentId. */

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { getDb } from '#lib/db/index.ts';
+import { removeGeodataset } from '#lib/geodatasets/manage.ts';
 import { recreateGeodataset } from '#lib/geodatasets/write/write.ts';
 import { type RunningService, startService } from '../../scripts/devServer.ts';
 import { points } from '../fixtures/uploads.ts';
@@ -27,11 +28,8 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await trusted?.stop();
-  const [row] = await db.sql`select table_name from geodatasets where name = ${name}`;
-  if (row) {
-    await db.sql.unsafe(`drop table if exists ${row.table_name as string}`);
-    await db.sql`delete from geodatasets where name = ${name}`;
-  }
+  // The catalog row, its table and its rank levels (lib/geodatasets/manage.ts).
+  await removeGeodataset(db, name).catch(() => {});
 });
 
 /** The links a client is handed on `base`: TileJSON's tiles, the OGC landing page's, a GeoJSON page's next. */
