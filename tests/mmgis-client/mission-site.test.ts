@@ -1,7 +1,8 @@
 // The MMGIS 3.0.0 front end served by the service itself (docs/mission-site.md), no harness server: its
 // pages, and a mission whose basemap, DEM tiles and legend are files under the mission data root, drawn by
-// the real client in Chromium. The build is the operator's (never committed): MMGIS_CLIENT_DIR names it;
-// .ci/run sets it to the shared copy where there is one. Without a build the page tests are skipped, loudly;
+// the real client in Chromium. The build is the operator's (never committed): MISSION_SITE_TEST_CLIENT names
+// it for this file alone (.ci/run sets it to the shared copy where there is one), and the service this file
+// starts gets it as MMGIS_CLIENT_DIR. Without a build the page tests are skipped, loudly;
 // the /Missions checks, which need no build, always run.
 import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -13,10 +14,10 @@ import { type RunningService, startService } from '../../scripts/devServer.ts';
 import { adminCookie, uniqueName, userWithSession } from '../helpers.ts';
 import { countInk, launch, openPage, poll } from '../web/browser.ts';
 
-const CLIENT = process.env.MMGIS_CLIENT_DIR ?? '';
+const CLIENT = process.env.MISSION_SITE_TEST_CLIENT ?? '';
 const HAS_BUILD = CLIENT !== '' && existsSync(join(CLIENT, 'build', 'index.pug'));
 if (!HAS_BUILD)
-  console.warn('mission-site: no MMGIS 3.0.0 build (MMGIS_CLIENT_DIR): its page tests are skipped.');
+  console.warn('mission-site: no MMGIS 3.0.0 build (MISSION_SITE_TEST_CLIENT): its page tests are skipped.');
 
 /** A 256×256 PNG of one colour (RGBA), made here so the test needs no image files. */
 function solidPng(r: number, g: number, b: number): Buffer {
