@@ -10,8 +10,11 @@
 import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import postgres from 'postgres';
+import { parseCql2, parseFilterParams } from '../lib/cql2/filter.ts';
 import { createDb } from '../lib/db/index.ts';
 import { requireDataset, sqlTable } from '../lib/geodatasets/catalog.ts';
+import { readQueryables } from '../lib/geodatasets/read/cql2/queryables.ts';
+import { cql2ReadFilter } from '../lib/geodatasets/read/cql2/readFilter.ts';
 import {
   parseReadFilters,
   type ReadFilters,
@@ -19,9 +22,6 @@ import {
   sqlWhere,
 } from '../lib/geodatasets/read/filters.ts';
 import { recreateGeodataset } from '../lib/geodatasets/write/write.ts';
-import { parseCql2, parseFilterParams } from '../lib/ogc/cql2/filter.ts';
-import { readQueryables } from '../lib/ogc/cql2/queryables.ts';
-import { cql2ReadFilter } from '../lib/ogc/cql2/readFilter.ts';
 import { prepareDatabase } from '../scripts/devServer.ts';
 import { featureCollectionText, points } from './data.ts';
 

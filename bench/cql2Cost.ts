@@ -5,7 +5,7 @@
  * sees it), estimated (`estimateCost`: units, or the 400), and timed as `count(*)` under the condition
  * (median of 3, minus the scan without a filter), on a fresh database of the PostGIS server of
  * DATABASE_URL and on a fresh embedded PGlite. Prints, per shape: SQL characters per arm, the estimate,
- * the time, and the measured µs per feature per arm, from which the weights of lib/ogc/cql2/costModel.ts
+ * the time, and the measured µs per feature per arm, from which the weights of lib/cql2/costWeights.ts
  * are set (one unit is about 0.1 µs on the embedded database).
  * Run: `node scripts/build.mjs && node dist/bench/cql2Cost.js` (BENCH_SKIP_SERVER=1 or
  * BENCH_SKIP_EMBEDDED=1 to run one side).
@@ -13,17 +13,17 @@
 import { randomBytes } from 'node:crypto';
 import { loadavg } from 'node:os';
 import postgres from 'postgres';
+import { compileCql2 } from '../lib/cql2/compile.ts';
+import { parseFilterParams } from '../lib/cql2/filter.ts';
 import { startEmbedded } from '../lib/db/embedded/start.ts';
 import { createDb, type Db } from '../lib/db/index.ts';
 import { sqlTextOf } from '../lib/db/sqlText.ts';
 import { type Geodataset, requireDataset, sqlTable } from '../lib/geodatasets/catalog.ts';
+import { estimateCost } from '../lib/geodatasets/read/cql2/cost.ts';
+import { readQueryables } from '../lib/geodatasets/read/cql2/queryables.ts';
+import { cql2ReadFilter, cql2Target } from '../lib/geodatasets/read/cql2/readFilter.ts';
 import { parseReadFilters, sqlWhere } from '../lib/geodatasets/read/filters.ts';
 import { recreateGeodataset } from '../lib/geodatasets/write/write.ts';
-import { compileCql2 } from '../lib/ogc/cql2/compile.ts';
-import { estimateCost } from '../lib/ogc/cql2/cost.ts';
-import { parseFilterParams } from '../lib/ogc/cql2/filter.ts';
-import { readQueryables } from '../lib/ogc/cql2/queryables.ts';
-import { cql2ReadFilter, cql2Target } from '../lib/ogc/cql2/readFilter.ts';
 import { prepareDatabase } from '../scripts/devServer.ts';
 import { featureCollectionText, points } from './data.ts';
 

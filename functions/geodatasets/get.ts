@@ -1,5 +1,7 @@
+import { parseFilterParams } from '#lib/cql2/filter.ts';
 import { badRequest } from '#lib/errors.ts';
 import { requireDataset } from '#lib/geodatasets/catalog.ts';
+import { readWithCql2 } from '#lib/geodatasets/read/cql2/readFilter.ts';
 import { parseReadFilters, resolveReadFilters } from '#lib/geodatasets/read/filters.ts';
 import { parseGeojsonOptions, readsInSpans, streamFeatureCollection } from '#lib/geodatasets/read/geojson.ts';
 import { getBody, getPath, getQuery } from '#lib/geodatasets/read/getParams.ts';
@@ -13,8 +15,6 @@ import {
   largeAnswer,
 } from '#lib/http/openapi/shapes/geodatasets.ts';
 import { tileResponse } from '#lib/http/tileResponse.ts';
-import { parseFilterParams } from '#lib/ogc/cql2/filter.ts';
-import { readWithCql2 } from '#lib/ogc/cql2/readFilter.ts';
 import { withQuery } from '#lib/ogc/request.ts';
 import { publicBaseUrl } from '#lib/publicUrl.ts';
 import { uploadBucket } from '#lib/uploads/bucket.ts';

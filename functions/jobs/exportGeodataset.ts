@@ -1,12 +1,12 @@
+import { parseFilterParams } from '#lib/cql2/filter.ts';
 import { getDb } from '#lib/db/index.ts';
 import { HttpError } from '#lib/errors.ts';
 import { requireDataset } from '#lib/geodatasets/catalog.ts';
+import { readWithCql2 } from '#lib/geodatasets/read/cql2/readFilter.ts';
 import { parseReadFilters, resolveReadFilters } from '#lib/geodatasets/read/filters.ts';
 import { featureChunks, parseGeojsonOptions, readsInSpans } from '#lib/geodatasets/read/geojson.ts';
 import { asyncHandler } from '#lib/jobs/asyncHandler.ts';
 import { runJob } from '#lib/jobs/jobs.ts';
-import { parseFilterParams } from '#lib/ogc/cql2/filter.ts';
-import { readWithCql2 } from '#lib/ogc/cql2/readFilter.ts';
 import { recordExportProgress, writeExport } from '#lib/uploads/export.ts';
 import type { ExportInput } from '#lib/uploads/exportRule.ts';
 import { discardIfRemoved } from '#lib/uploads/exportSweep.ts';

@@ -1,11 +1,11 @@
+import { parseFilterParams } from '#lib/cql2/filter.ts';
+import { readWithCql2 } from '#lib/geodatasets/read/cql2/readFilter.ts';
 import { collectText } from '#lib/geodatasets/read/featureStream.ts';
 import { endpoint } from '#lib/http/endpoint.ts';
 import { streamedJson } from '#lib/http/largeResponse.ts';
 import { rawJson } from '#lib/http/response.ts';
 import { htmlHeaders } from '#lib/ogc/answers.ts';
 import { requireCollection } from '#lib/ogc/collections.ts';
-import { parseFilterParams } from '#lib/ogc/cql2/filter.ts';
-import { readWithCql2 } from '#lib/ogc/cql2/readFilter.ts';
 import { contentCrs } from '#lib/ogc/crs.ts';
 import { parseItemsFilters, parseItemsPage } from '#lib/ogc/items.ts';
 import { itemsText } from '#lib/ogc/itemsAnswer.ts';

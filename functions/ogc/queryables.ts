@@ -1,7 +1,7 @@
+import { queryablesSchema, readQueryables } from '#lib/geodatasets/read/cql2/queryables.ts';
 import { endpoint } from '#lib/http/endpoint.ts';
 import { rawJson } from '#lib/http/response.ts';
 import { requireCollection } from '#lib/ogc/collections.ts';
-import { queryablesSchema, readQueryables } from '#lib/ogc/cql2/queryables.ts';
 import { collectionPath } from '#lib/ogc/schemas.ts';
 import { publicBaseUrl } from '#lib/publicUrl.ts';
 

@@ -1,6 +1,8 @@
 import { header } from '#lib/auth/principal.ts';
+import type { Cql2Filter } from '#lib/cql2/filter.ts';
 import type { Db } from '#lib/db/index.ts';
 import type { Geodataset } from '#lib/geodatasets/catalog.ts';
+import { readWithCql2 } from '#lib/geodatasets/read/cql2/readFilter.ts';
 import {
   type ReadFilters,
   resolveReadFilters,
@@ -10,8 +12,6 @@ import {
 import { readTile } from '#lib/geodatasets/tiles/readTile.ts';
 import { type TileKeyInput, tileEtag, tileHeaders } from '#lib/geodatasets/tiles/tileCache.ts';
 import { type TileAddress, tileFilterBounds, tileSettings } from '#lib/geodatasets/tiles/tileParams.ts';
-import type { Cql2Filter } from '#lib/ogc/cql2/filter.ts';
-import { readWithCql2 } from '#lib/ogc/cql2/readFilter.ts';
 import { etagMatches } from './middleware/conditionalRequest.ts';
 import { binary, type HttpResponse, respond } from './response.ts';
 

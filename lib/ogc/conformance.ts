@@ -1,4 +1,4 @@
-import { CQL2_CONFORMANCE } from './cql2/conformance.ts';
+import { CQL2_CONFORMANCE } from './cql2Conformance.ts';
 import { TILES_CONFORMANCE_CLASSES } from './tiles/conformance.ts';
 
 /**

@@ -1,4 +1,4 @@
-import { CQL2_LIMITS } from './cql2/limits.ts';
+import { CQL2_LIMITS } from '#lib/cql2/limits.ts';
 /** The declared inputs and answer shapes of the OGC API endpoints (functions/ogc/*, docs/ogc.md). */
 
 export const formatParam = {

@@ -9,9 +9,9 @@ import { parseGeojsonOptions } from '#lib/geodatasets/read/geojson.ts';
  * export: parameters in any order, by path or query, `1`/`true`, `noDuplicates=false` or absent, a time
  * in any ISO 8601 spelling of the same instant, `filters` entries and `in` lists in any order, `_source`
  * and `stats` fields in any order (the answer's objects are jsonb, whose key order is its own), a cql2-text
- * filter in any spacing or case of its keywords, or the same filter as cql2-json (one AST, lib/ogc/cql2).
- * `cql2` is the request's CQL2 filter as its parser left it (`{ast, crs}` of lib/ogc/cql2/filter.ts,
- * parsed by the handler: lib/uploads does not import lib/ogc). Pure; the parsers' 400s name the parameter
+ * filter in any spacing or case of its keywords, or the same filter as cql2-json (one AST, lib/cql2).
+ * `cql2` is the request's CQL2 filter as its parser left it (`{ast, crs}` of lib/cql2/filter.ts,
+ * parsed by the handler: lib/uploads does not import lib/cql2). Pure; the parsers' 400s name the parameter
  * as the read's do.
  */
 export function exportReadKey(

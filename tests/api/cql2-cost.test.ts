@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { CQL2_COST, CQL2_LIMITS } from '#lib/ogc/cql2/limits.ts';
+import { CQL2_COST, CQL2_LIMITS } from '#lib/cql2/limits.ts';
 import { circle, costLayers, get, MANY, N, serpentine, timeArms } from '../fixtures/cql2Cost.ts';
 import { call } from '../helpers.ts';
 

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { parseCql2 } from '#lib/cql2/filter.ts';
 import { getDb } from '#lib/db/index.ts';
 import { recreateGeodataset } from '#lib/geodatasets/write/write.ts';
-import { parseCql2 } from '#lib/ogc/cql2/filter.ts';
 import { call, uniqueName } from '../helpers.ts';
 
 /**

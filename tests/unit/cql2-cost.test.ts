@@ -1,15 +1,15 @@
 import { describe, expect, it } from 'vitest';
+import { compileCql2WithCost } from '#lib/cql2/compile.ts';
+import { COST_WEIGHTS as W } from '#lib/cql2/costWeights.ts';
+import { parseCql2 } from '#lib/cql2/filter.ts';
+import { CQL2_LIMITS } from '#lib/cql2/limits.ts';
+import { checkVertices, spatialTerms, unitsPerFeature } from '#lib/cql2/spatial.ts';
 import { sqlTextOf } from '#lib/db/sqlText.ts';
 import type { Geodataset } from '#lib/geodatasets/catalog.ts';
+import { COLUMN_QUERYABLES, type Queryables } from '#lib/geodatasets/read/cql2/queryables.ts';
+import { cql2Target } from '#lib/geodatasets/read/cql2/readFilter.ts';
 import { parseReadFilters, type ReadFilters } from '#lib/geodatasets/read/filters.ts';
 import { featuresQuery, parseGeojsonOptions } from '#lib/geodatasets/read/geojson.ts';
-import { compileCql2WithCost } from '#lib/ogc/cql2/compile.ts';
-import { checkVertices, spatialTerms, unitsPerFeature } from '#lib/ogc/cql2/cost.ts';
-import { COST_WEIGHTS as W } from '#lib/ogc/cql2/costWeights.ts';
-import { parseCql2 } from '#lib/ogc/cql2/filter.ts';
-import { CQL2_LIMITS } from '#lib/ogc/cql2/limits.ts';
-import { COLUMN_QUERYABLES, type Queryables } from '#lib/ogc/cql2/queryables.ts';
-import { cql2Target } from '#lib/ogc/cql2/readFilter.ts';
 
 /** The parts of the cost estimate that need no database (docs/cql2.md, "Cost"). */
 

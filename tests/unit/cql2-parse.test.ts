@@ -1,8 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
+import { parseCql2 } from '#lib/cql2/filter.ts';
+import { CQL2_LIMITS } from '#lib/cql2/limits.ts';
 import { HttpError } from '#lib/errors.ts';
-import { parseCql2 } from '#lib/ogc/cql2/filter.ts';
-import { CQL2_LIMITS } from '#lib/ogc/cql2/limits.ts';
 
 const examples: { name: string; text: string; json: unknown }[] = JSON.parse(
   readFileSync(new URL('../fixtures/cql2/examples.json', import.meta.url), 'utf8'),

@@ -20,17 +20,17 @@ const EXCEPTIONS: string[] = [
   'POST /api/files/orphans body: not declared',
   // reads no body (MMGIS's client posts an empty one): a body declaration would require one
   'POST /api/webhooks/config body: not declared',
-  // a CQL2 JSON expression: its text is bounded (maxLength) and the CQL2 parser checks its shape (lib/ogc/cql2)
+  // a CQL2 JSON expression: its text is bounded (maxLength) and the CQL2 parser checks its shape (lib/cql2)
   'GET /api/geodatasets/get query.filter: free-form object (fields not declared)',
-  // a CQL2 JSON expression: its text is bounded (maxLength) and the CQL2 parser checks its shape (lib/ogc/cql2)
+  // a CQL2 JSON expression: its text is bounded (maxLength) and the CQL2 parser checks its shape (lib/cql2)
   'GET /api/geodatasets/get body.filter: free-form object (fields not declared)',
-  // a CQL2 JSON expression: its text is bounded (maxLength) and the CQL2 parser checks its shape (lib/ogc/cql2)
+  // a CQL2 JSON expression: its text is bounded (maxLength) and the CQL2 parser checks its shape (lib/cql2)
   'GET /api/geodatasets/get/{layer} query.filter: free-form object (fields not declared)',
-  // a CQL2 JSON expression: its text is bounded (maxLength) and the CQL2 parser checks its shape (lib/ogc/cql2)
+  // a CQL2 JSON expression: its text is bounded (maxLength) and the CQL2 parser checks its shape (lib/cql2)
   'GET /api/geodatasets/get/{layer} body.filter: free-form object (fields not declared)',
-  // a CQL2 JSON expression: its text is bounded (maxLength) and the CQL2 parser checks its shape (lib/ogc/cql2)
+  // a CQL2 JSON expression: its text is bounded (maxLength) and the CQL2 parser checks its shape (lib/cql2)
   'POST /api/geodatasets/get query.filter: free-form object (fields not declared)',
-  // a CQL2 JSON expression: its text is bounded (maxLength) and the CQL2 parser checks its shape (lib/ogc/cql2)
+  // a CQL2 JSON expression: its text is bounded (maxLength) and the CQL2 parser checks its shape (lib/cql2)
   'POST /api/geodatasets/get body.filter: free-form object (fields not declared)',
   // a GeoJSON geometry or Feature, shape checked by parseIntersectGeometry (lib/geodatasets/read/intersect.ts)
   'POST /api/geodatasets/intersect body.intersect: free-form object (fields not declared)',

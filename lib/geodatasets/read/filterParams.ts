@@ -50,8 +50,8 @@ export interface ReadFilters {
   /** A GeoJSON geometry (validated JSON text, lon/lat) the features must intersect: POST /intersect. */
   intersect?: string;
   /**
-   * An OGC CQL2 filter's condition (docs/cql2.md), built by lib/ogc/cql2 for this dataset (`cql2ReadFilter`)
-   * and ANDed with the others. Set by the handler, not by `parseReadFilters`.
+   * An OGC CQL2 filter's condition (docs/cql2.md), compiled for this dataset by `cql2ReadFilter`
+   * (read/cql2/readFilter.ts) and ANDed with the others. Set by `runRead` (query.ts), not by `parseReadFilters`.
    */
   cql2?: ExtraCondition;
   /**

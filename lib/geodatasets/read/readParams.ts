@@ -73,7 +73,8 @@ export const readFilterParams = {
 
 /**
  * OGC CQL2 filtering of `get` (docs/cql2.md): cql2-text by default; cql2-json as text, or as an object
- * in a JSON body. The length cap is the parser's (lib/ogc/cql2/limits.ts, which this folder may not import).
+ * in a JSON body. The length cap is the parser's (`CQL2_LIMITS.maxLength`, lib/cql2/limits.ts), written again here:
+ * this module holds constants only.
  */
 export const cql2Params = {
   filter: { type: ['string', 'object'], maxLength: 20_000, maxProperties: 10 },

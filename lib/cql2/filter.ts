@@ -1,10 +1,10 @@
 import { badRequest } from '#lib/errors.ts';
 import type { Expr } from './ast.ts';
-import { checkVertices } from './cost.ts';
 import { type FilterCrs, parseFilterCrs } from './crs.ts';
 import { Cql2SyntaxError } from './errors.ts';
 import { parseCql2Json } from './parseJson.ts';
 import { parseCql2Text } from './parseText.ts';
+import { checkVertices } from './spatial.ts';
 
 export type FilterLang = 'cql2-text' | 'cql2-json';
 

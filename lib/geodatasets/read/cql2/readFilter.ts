@@ -1,20 +1,15 @@
+import { compileCql2, compileCql2WithCost, type SqlTarget } from '#lib/cql2/compile.ts';
+import type { Cql2Filter } from '#lib/cql2/filter.ts';
+import { CQL2_COST, CQL2_LIMITS } from '#lib/cql2/limits.ts';
+import { spatialTerms, unitsPerFeature as unitsPerFeatureOf } from '#lib/cql2/spatial.ts';
 import type { Queryable } from '#lib/db/index.ts';
 import { sqlTextOf } from '#lib/db/sqlText.ts';
 import { badRequest } from '#lib/errors.ts';
 import type { Geodataset } from '#lib/geodatasets/catalog.ts';
 import { sqlNumeric } from '#lib/geodatasets/numeric.ts';
-import {
-  type ExtraCondition,
-  type ReadFilters,
-  sqlColumn,
-  sqlJsonTime,
-  sqlPropPath,
-} from '#lib/geodatasets/read/filters.ts';
-import { compileCql2, compileCql2WithCost, type SqlTarget } from './compile.ts';
-import { estimateCost, spatialTerms, unitsPerFeature as unitsPerFeatureOf } from './cost.ts';
-import type { Cql2Filter } from './filter.ts';
+import { type ExtraCondition, type ReadFilters, sqlColumn, sqlJsonTime, sqlPropPath } from '../filters.ts';
+import { estimateCost } from './cost.ts';
 import { inCostlyLane } from './lane.ts';
-import { CQL2_COST, CQL2_LIMITS } from './limits.ts';
 import { type Queryables, readQueryables } from './queryables.ts';
 
 /** A filter compiled for a dataset: the read condition (per table alias) and its cost per feature. */
