@@ -3,7 +3,7 @@ import { requestScheme } from '#lib/publicUrl.ts';
 import { header } from './principal.ts';
 import { SESSION_COOKIE } from './sessions.ts';
 
-/** Over HTTPS (lib/http/publicUrl.ts: a client's X-Forwarded-Proto counts only when trusted). */
+/** Over HTTPS (lib/publicUrl.ts: a client's X-Forwarded-Proto counts only when trusted). */
 function secure(headers: Record<string, string | undefined>): boolean {
   return requestScheme(headers) === 'https';
 }

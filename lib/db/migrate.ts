@@ -4,14 +4,18 @@ import { envText } from '#lib/settings.ts';
 import type { Sql } from './index.ts';
 import { splitStatements } from './splitStatements.ts';
 
-/** Where the numbered `.sql` migrations live (`MIGRATIONS_DIR` overrides; packaged next to each function). */
+/**
+ * Where the numbered `.sql` migrations live: `MIGRATIONS_DIR`, else `sql/migrations` under the working folder.
+ * Deployed, only the `migrate` function packages them (serverless/core.yml).
+ */
 export function migrationsDir(): string {
   return resolve(envText('MIGRATIONS_DIR') ?? 'sql/migrations');
 }
 
 /**
  * Applies every `sql/migrations/NNNN_*.sql` not yet recorded in `schema_migrations`, in one transaction
- * under an advisory lock so two starters never race. Safe to run on every start. Each file is sent one
+ * under an advisory lock so two starters never apply a file twice (the `schema_migrations` table itself is
+ * created before it, `if not exists`). Safe to run on every start. Each file is sent one
  * statement at a time (`splitStatements`) on every driver: the RDS Data API runs one statement per call
  * (docs/deploying.md, "Limits"), and postgres.js and the embedded database take the same path.
  */

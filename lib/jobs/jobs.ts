@@ -92,8 +92,9 @@ async function finishJob(sql: Queryable, id: string, state: JobState, result: un
 }
 
 /**
- * Runs the job `jobId` with `work(input, name)`: queued → running → succeeded | failed. Idempotent under
- * retries: a job that is no longer queued is not run again. While `work` runs, the job's heartbeat is
+ * Runs the job `jobId` with `work({ name, input })`: queued → running → succeeded | failed. Idempotent
+ * under retries: a job that is no longer queued is not run again, and the answer is then 'failed' whatever
+ * its recorded state. While `work` runs, the job's heartbeat is
  * refreshed so that the reaper (lib/jobs/reaper.ts) can tell a live job from one whose function died.
  */
 export async function runJob(

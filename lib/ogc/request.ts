@@ -23,7 +23,7 @@ const OGC_ROOT = '/api/ogc';
  * The URL of the API's landing page, the base of every OGC link: `PUBLIC_URL` + `/api/ogc` when set (the
  * front door's public host, docs/deploying.md), else the request's own origin plus its path up to
  * `/api/ogc` (the stage prefix when deployed without a custom domain; `/API/ogc` as the caller spelled it).
- * Never a client's `X-Forwarded-*` unless trusted (lib/http/publicUrl.ts).
+ * Never a client's `X-Forwarded-*` unless trusted (lib/publicUrl.ts).
  */
 export function baseUrl(event: APIGatewayProxyEvent): string {
   const full = event.requestContext?.path ?? event.path ?? '';

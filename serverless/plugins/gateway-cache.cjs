@@ -1,7 +1,7 @@
 'use strict';
 const { join } = require('node:path');
 // Local serverless plugin: writes the REST API stage cache for the geodataset read route into the
-// CloudFormation template itself (PLATFORM.md "Gateway"), so `serverless package` output can be checked.
+// CloudFormation template itself (docs/tiles.md, "Caching"), so `serverless package` output can be checked.
 //
 // - The stage (an AWS::ApiGateway::Stage, serverless/plugins/rest-api-stage.cjs) gets a cache cluster and MethodSettings: caching off for every method ('/*' '*'), on for
 //   GET /api/geodatasets/get and GET /api/geodatasets/get/{layer}, the OGC API – Tiles tile route

@@ -1,5 +1,5 @@
 // Harness server: serves the built MMGIS v3 front end (map client and React configure app) the way
-// MMGIS's own express server does (scripts/server.js, API/Backend/Config/setup.js) and proxies every
+// MMGIS's own express server does (MMGIS's server.js and API/Backend/Config/setup.js) and proxies every
 // API call to the service under test, on one origin.
 //
 //   node server.js   (environment below)

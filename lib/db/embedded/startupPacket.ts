@@ -3,8 +3,8 @@ import { endWith, fatalError } from './protocol.ts';
 
 /**
  * The first packet a PostgreSQL client sends, before any typed message: an SSL or GSS encryption
- * request, a cancel request, or the start-up message. Read by the embedded database's wire server and by
- * the local connection pooler (docs/connections.md).
+ * request, a cancel request, or the start-up message, as the embedded database's wire server reads it
+ * (docs/connections.md).
  */
 const SSL_REQUEST = 80877103;
 const GSS_REQUEST = 80877104;

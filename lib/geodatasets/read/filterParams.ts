@@ -64,7 +64,7 @@ export interface ReadFilters {
 /** A condition another module builds for a read: called per table alias (the noDuplicates subquery has its own). */
 export type ExtraCondition = (alias?: string) => Fragment;
 
-/** The spec's default `format`: treated as "any ISO 8601" (PLATFORM.md: as a real pattern it is wrong). */
+/** The spec's default `format`: treated as "any ISO 8601" (docs/geodatasets-read.md, "Time": as a real pattern it is wrong). */
 export const DEFAULT_FORMAT = 'YYYY-MM-DDTHH:MI:SSZ';
 
 const SEGMENT = /^[\p{L}\p{N}_\-:@#/ ]+$/u;

@@ -66,11 +66,11 @@ export function sqlLevelCount(
 }
 
 /**
- * SQL of one vector tile, one function per encoder (STYLE.md: martin / pg_tileserv):
+ * SQL of one vector tile, one function per encoder (as martin and pg_tileserv shape theirs):
  * - `sqlTileMvt`: the server path, `ST_AsMVTGeom(..., 4096, 64, true)` + `ST_AsMVT` in the database;
  * - `sqlTileRows`: the embedded path (PGlite's PostGIS has no protobuf): geometries clipped to the
  *   buffered tile, mapped to tile pixels (y flipped), snapped to the pixel grid and returned as GeoJSON
- *   text for the JS encoder (PLATFORM.md).
+ *   text for the JS encoder (docs/tiles.md, "Tiles").
  * Both select the same features through `sqlKept`: candidates by `geom && box` (`tileFilterBounds`, GiST) plus the
  * request's filters (`where`), then the deterministic thinning of docs/tiles.md when there are more than
  * `maxFeatures` candidates.
@@ -153,7 +153,7 @@ function sqlKept(
         ) d
         order by pixel_key, h, id
       ) s
-      order by h, id
+      order by id, h
       limit ${thinKeep(maxFeatures)}::int
     ),
     kept as (
@@ -165,7 +165,7 @@ function sqlKept(
 
 /**
  * Properties as tile attributes: top-level keys; nested objects and arrays become their JSON text
- * (ST_AsMVT would drop them, PLATFORM.md); nulls are left out by both encoders. With `_source`, only the
+ * (ST_AsMVT would drop them; docs/tiles.md); nulls are left out by both encoders. With `_source`, only the
  * given paths, each an attribute named by its dotted path (docs/tiles.md).
  */
 function sqlAttributes(sql: Queryable, ds: Geodataset, source?: string[][]): Fragment {
