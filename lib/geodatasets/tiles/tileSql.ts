@@ -153,7 +153,7 @@ function sqlKept(
         ) d
         order by pixel_key, h, id
       ) s
-      order by id, h
+      order by h, id
       limit ${thinKeep(maxFeatures)}::int
     ),
     kept as (
