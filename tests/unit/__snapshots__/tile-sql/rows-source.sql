@@ -1,0 +1,93 @@
+with
+tile_box as (
+  select e.env,
+         ST_Expand(e.env, (ST_XMax(e.env) - ST_XMin(e.env)) * :p1::float8)::box2d as clip,
+         :p2::float8 / (ST_XMax(e.env) - ST_XMin(e.env)) as s,
+         ST_XMin(e.env) as xmin, ST_YMax(e.env) as ymax
+  from (select ST_TileEnvelope(:p3::int, :p4::int, :p5::int) as env) e
+),
+candidates as materialized (
+  select t.id, t.geom, t.properties from "gd_7_1" t
+  where t.geom && ST_MakeEnvelope(:p6::float8, :p7::float8, :p8::float8, :p9::float8, 4326) and true
+  limit :p10::int
+),
+candidate_count as (
+  select count(*) as c from candidates
+),
+all_candidates as (
+  select id, geom, properties from candidates
+  where (select c from candidate_count) <= :p11::int
+),
+hash_prefix as (
+  select t.id, t.geom, ((t.id * 2654435761::bigint) % 4294967296::bigint) as h, (pg_column_size(t.properties) + pg_column_size(t.geom) + :p12::int) as b
+  from "gd_7_1" t
+  where (select c from candidate_count) > :p13::int and t.geom && ST_MakeEnvelope(:p14::float8, :p15::float8, :p16::float8, :p17::float8, 4326)
+    and true and true
+  order by 3, 1
+  limit :p18::int
+),
+thinned_ids as (
+  select id, h, b from (
+    select distinct on (pixel_key) id, h, b
+    from (
+      select hash_prefix.id, hash_prefix.h, hash_prefix.b,
+             case when GeometryType(hash_prefix.geom) = 'POINT'
+                  then (least(greatest(floor((ST_X(hash_prefix.geom) + 180) / 360 * :p19::float8 - :p20::float8), -256), 4400)::bigint + 256) * 8192 + (least(greatest(floor((0.5 - ln(tan(pi() / 4 + radians(greatest(least(ST_Y(hash_prefix.geom), 85.06), -85.06)) / 2)) / (2 * pi())) * :p21::float8 - :p22::float8), -256), 4400)::bigint + 256)
+                  else -hash_prefix.id end as pixel_key
+      from hash_prefix
+    ) d
+    order by pixel_key, h, id
+  ) s
+  order by h, id
+  limit :p23::int
+),
+kept as (
+  select id, geom, properties from all_candidates
+  union all
+  select t.id, t.geom, t.properties from "gd_7_1" t where t.id = any(array(select id from thinned_ids))
+)
+select r.id, ST_AsGeoJSON(r.g, 0) as g, r.attributes, r.b
+from (
+  select k.id, (pg_column_size(k.properties) + pg_column_size(k.geom) + :p24::int) as b,
+         ST_RemoveRepeatedPoints(ST_SnapToGrid(ST_Affine(ST_ClipByBox2D(ST_Transform(k.geom, 3857), tile_box.clip),
+           tile_box.s, 0, 0, -tile_box.s, -tile_box.xmin * tile_box.s, tile_box.ymax * tile_box.s), 1)) as g,
+         jsonb_build_object(:p25::text,
+    case when jsonb_typeof((k.properties #> :p26::text[])) in ('object', 'array') then to_jsonb((k.properties #> :p27::text[])::text) else (k.properties #> :p28::text[]) end) || jsonb_build_object(:p29::text,
+    case when jsonb_typeof((k.properties #> :p30::text[])) in ('object', 'array') then to_jsonb((k.properties #> :p31::text[])::text) else (k.properties #> :p32::text[]) end) as attributes
+  from kept k, tile_box
+) r
+order by r.id;
+
+-- parameters (32)
+-- :p1 = 0.015625
+-- :p2 = 4096
+-- :p3 = 12
+-- :p4 = 2048
+-- :p5 = 1361
+-- :p6 = -0.001373291015625
+-- :p7 = 51.50788772102843
+-- :p8 = 0.089263916015625
+-- :p9 = 51.56426602441386
+-- :p10 = 1025
+-- :p11 = 1024
+-- :p12 = 24
+-- :p13 = 1024
+-- :p14 = -0.001373291015625
+-- :p15 = 51.50788772102843
+-- :p16 = 0.089263916015625
+-- :p17 = 51.56426602441386
+-- :p18 = 2048
+-- :p19 = 16777216
+-- :p20 = 8388608
+-- :p21 = 16777216
+-- :p22 = 5574656
+-- :p23 = 1024
+-- :p24 = 24
+-- :p25 = "kind"
+-- :p26 = ["kind"]
+-- :p27 = ["kind"]
+-- :p28 = ["kind"]
+-- :p29 = "size.height"
+-- :p30 = ["size","height"]
+-- :p31 = ["size","height"]
+-- :p32 = ["size","height"]
