@@ -1,10 +1,8 @@
-import { parseFilterParams } from '#lib/cql2/filter.ts';
 import { getDb } from '#lib/db/index.ts';
 import { HttpError } from '#lib/errors.ts';
 import { requireDataset } from '#lib/geodatasets/catalog.ts';
-import { readWithCql2 } from '#lib/geodatasets/read/cql2/readFilter.ts';
-import { parseReadFilters, resolveReadFilters } from '#lib/geodatasets/read/filters.ts';
-import { featureChunks, parseGeojsonOptions, readsInSpans } from '#lib/geodatasets/read/geojson.ts';
+import { featureChunks } from '#lib/geodatasets/read/geojson.ts';
+import { type GetInput, parseGeojsonQuery, runRead } from '#lib/geodatasets/read/query.ts';
 import { asyncHandler } from '#lib/jobs/asyncHandler.ts';
 import { runJob } from '#lib/jobs/jobs.ts';
 import { recordExportProgress, writeExport } from '#lib/uploads/export.ts';
@@ -29,36 +27,24 @@ export const handler = asyncHandler('jobExportGeodataset', async (event: { jobId
     if (ds.version !== job.version || ds.table !== job.table) {
       throw new HttpError(409, `Geodataset '${ds.name}' changed since the export was asked for; ask again.`);
     }
-    const params = job.params as Record<string, any>;
-    const filters = parseReadFilters(params);
-    const cql2 = parseFilterParams(params);
-    const options = parseGeojsonOptions(params);
+    const read = parseGeojsonQuery(job.params as GetInput);
     let rows = 0;
     let reported = performance.now();
-    const resolvedFilters = await resolveReadFilters(db.sql, filters);
-    const shape = { chunked: readsInSpans(filters, options) };
-    return readWithCql2(
-      db.sql,
-      ds,
-      resolvedFilters,
-      cql2,
-      (resolved) => {
-        async function* pieces(): AsyncGenerator<string> {
-          yield '{"type":"FeatureCollection","features":[';
-          for await (const chunk of featureChunks(db.sql, ds, resolved, options)) {
-            yield rows === 0 ? chunk.text : `,${chunk.text}`;
-            rows += chunk.rows;
-            if (performance.now() - reported > PROGRESS_EVERY_MS) {
-              reported = performance.now();
-              await recordExportProgress(db.sql, event.jobId, rows, ds.numFeatures);
-            }
+    return runRead(db.sql, ds, read, (resolved) => {
+      async function* pieces(): AsyncGenerator<string> {
+        yield '{"type":"FeatureCollection","features":[';
+        for await (const chunk of featureChunks(db.sql, ds, resolved, read.geojson)) {
+          yield rows === 0 ? chunk.text : `,${chunk.text}`;
+          rows += chunk.rows;
+          if (performance.now() - reported > PROGRESS_EVERY_MS) {
+            reported = performance.now();
+            await recordExportProgress(db.sql, event.jobId, rows, ds.numFeatures);
           }
-          yield ']}';
         }
-        return writeExport(event.jobId, pieces(), () => rows);
-      },
-      shape,
-    ).then(async (result) => {
+        yield ']}';
+      }
+      return writeExport(event.jobId, pieces(), () => rows);
+    }).then(async (result) => {
       if (await discardIfRemoved(db, event.jobId)) {
         throw new HttpError(410, `Geodataset '${job.layer}' was removed while it was exported.`);
       }

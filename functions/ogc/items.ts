@@ -1,13 +1,12 @@
-import { parseFilterParams } from '#lib/cql2/filter.ts';
-import { readWithCql2 } from '#lib/geodatasets/read/cql2/readFilter.ts';
 import { collectText } from '#lib/geodatasets/read/featureStream.ts';
+import { runRead } from '#lib/geodatasets/read/query.ts';
 import { endpoint } from '#lib/http/endpoint.ts';
 import { streamedJson } from '#lib/http/largeResponse.ts';
 import { rawJson } from '#lib/http/response.ts';
 import { htmlHeaders } from '#lib/ogc/answers.ts';
 import { requireCollection } from '#lib/ogc/collections.ts';
 import { contentCrs } from '#lib/ogc/crs.ts';
-import { parseItemsFilters, parseItemsPage } from '#lib/ogc/items.ts';
+import { parseItemsPage, parseItemsQuery } from '#lib/ogc/items.ts';
 import { itemsText } from '#lib/ogc/itemsAnswer.ts';
 import { HTML_MAX_FEATURES, itemsHtml } from '#lib/ogc/pages.ts';
 import { baseUrl, chooseFormat, GEOJSON } from '#lib/ogc/request.ts';
@@ -41,8 +40,7 @@ export const handler = endpoint(
       if (!['f', 'after', 'before', 'offset', '_'].includes(k) && v !== undefined) keep[k] = String(v);
     }
     const crsHeader = { 'Content-Crs': contentCrs(page.crs) };
-    const filter = parseFilterParams(params);
-    return readWithCql2(db.sql, src.ds, parseItemsFilters(params, src), filter, async (filters) => {
+    return runRead(db.sql, src.ds, parseItemsQuery(params, src), async (filters) => {
       const pieces = itemsText(db.sql, src.ds, filters, page, { collectionUrl, keep });
       if (format === 'html') {
         const fc = JSON.parse(await collectText(pieces));

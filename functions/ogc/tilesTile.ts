@@ -29,9 +29,7 @@ export const handler = endpoint(
       db,
       ds,
       input: { x, y, z },
-      address,
-      filters: { filters: [], noDuplicates: false },
-      source: undefined,
+      query: { filters: { filters: [], noDuplicates: false }, tile: { address } },
       headers,
     });
     if (res.headers?.['Content-Type']) res.headers['Content-Type'] = MVT;

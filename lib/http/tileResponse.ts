@@ -1,17 +1,11 @@
 import { header } from '#lib/auth/principal.ts';
-import type { Cql2Filter } from '#lib/cql2/filter.ts';
 import type { Db } from '#lib/db/index.ts';
 import type { Geodataset } from '#lib/geodatasets/catalog.ts';
-import { readWithCql2 } from '#lib/geodatasets/read/cql2/readFilter.ts';
-import {
-  type ReadFilters,
-  resolveReadFilters,
-  sqlWhere,
-  withReadErrors,
-} from '#lib/geodatasets/read/filters.ts';
+import { sqlWhere, withReadErrors } from '#lib/geodatasets/read/filters.ts';
+import { runRead, type TileQuery } from '#lib/geodatasets/read/query.ts';
 import { readTile } from '#lib/geodatasets/tiles/readTile.ts';
 import { type TileKeyInput, tileEtag, tileHeaders } from '#lib/geodatasets/tiles/tileCache.ts';
-import { type TileAddress, tileFilterBounds, tileSettings } from '#lib/geodatasets/tiles/tileParams.ts';
+import { tileSettings } from '#lib/geodatasets/tiles/tileParams.ts';
 import { etagMatches } from './middleware/conditionalRequest.ts';
 import { binary, type HttpResponse, respond } from './response.ts';
 
@@ -26,31 +20,20 @@ export async function tileResponse(tile: {
   db: Db;
   ds: Geodataset;
   input: TileKeyInput;
-  address: TileAddress;
-  filters: ReadFilters;
-  /** The CQL2 `filter` (docs/cql2.md), parsed. */
-  cql2?: Cql2Filter;
-  source: string[][] | undefined;
+  /** The tile's read (lib/geodatasets/read/query.ts): its address, `_source`, filters and CQL2 filter. */
+  query: TileQuery;
   headers: Record<string, string | undefined>;
 }): Promise<HttpResponse> {
-  const { db, ds, address, source } = tile;
+  const { db, ds, query } = tile;
+  const { address, source } = query.tile;
   const settings = tileSettings();
   const etag = tileEtag(ds, tile.input, settings);
   const headers = tileHeaders(etag, settings);
   if (etagMatches(header(tile.headers, 'if-none-match'), etag)) return respond(304, undefined, { headers });
-  const resolved = await resolveReadFilters(db.sql, tile.filters);
-  const built = await readWithCql2(
-    db.sql,
-    ds,
-    resolved,
-    tile.cql2,
-    (filters) => {
-      const where = sqlWhere(db.sql, ds, filters, 't');
-      return withReadErrors(() => readTile(db, ds, address, where, { settings, source }));
-    },
-    // Only the tile's features meet the filter (the GiST index on its box); noDuplicates spans the layer.
-    { box: tile.filters.noDuplicates ? undefined : tileFilterBounds(address) },
-  );
+  const built = await runRead(db.sql, ds, query, (filters) => {
+    const where = sqlWhere(db.sql, ds, filters, 't');
+    return withReadErrors(() => readTile(db, ds, address, where, { settings, source }));
+  });
   if (built.n === 0 || built.bytes === 0) return respond(204, undefined, { headers });
   return binary(200, built.base64, 'application/x-protobuf', headers);
 }

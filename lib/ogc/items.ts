@@ -1,3 +1,4 @@
+import { parseFilterParams } from '#lib/cql2/filter.ts';
 import type { Fragment } from '#lib/db/fragments.ts';
 import type { Queryable } from '#lib/db/index.ts';
 import { badRequest } from '#lib/errors.ts';
@@ -9,6 +10,7 @@ import {
   sqlWhere,
   withReadErrors,
 } from '#lib/geodatasets/read/filters.ts';
+import type { ReadQuery } from '#lib/geodatasets/read/query.ts';
 import { type CollectionSource, ITEMS_PARAMETERS, type QueryableType, queryables } from './collections.ts';
 import { type Crs, parseBbox, parseCrs } from './crs.ts';
 import { parseDatetime } from './datetime.ts';
@@ -32,7 +34,7 @@ export const MAX_LIMIT = 10_000;
  * The read filters of an items request (docs/ogc.md, "Items"): `bbox` in `bbox-crs`, `datetime` on the
  * start_time/end_time columns, and `name=value` for each queryable (a number queryable compares numbers,
  * others the value's text). Any other parameter not in `known` is a 400 naming it, as Part 1 requires.
- * The CQL2 `filter` is added to the returned filters by its own module (docs/cql2.md).
+ * The CQL2 `filter` is parsed beside them (`parseItemsQuery`) and compiled by `runRead` (docs/cql2.md).
  */
 export function parseItemsFilters(
   query: Record<string, unknown>,
@@ -59,6 +61,15 @@ export function parseItemsFilters(
     f.filters.push(propertyFilter(name, String(raw), type));
   }
   return f;
+}
+
+/**
+ * The read of an items request (lib/geodatasets/read/query.ts): its CQL2 `filter` (docs/cql2.md) and its
+ * read filters (`parseItemsFilters`), parsed in that order.
+ */
+export function parseItemsQuery(query: Record<string, unknown>, src: CollectionSource): ReadQuery {
+  const cql2 = parseFilterParams(query);
+  return { filters: parseItemsFilters(query, src), cql2 };
 }
 
 function propertyFilter(name: string, value: string, type: QueryableType): PropertyFilter {
