@@ -10,8 +10,9 @@ import { COLUMN_QUERYABLES, type Queryables } from '#lib/geodatasets/read/cql2/q
 import { cql2Target } from '#lib/geodatasets/read/cql2/readFilter.ts';
 import { parseReadFilters, type ReadFilters, sqlWhere } from '#lib/geodatasets/read/filters.ts';
 import { featuresQuery, parseGeojsonOptions } from '#lib/geodatasets/read/geojson.ts';
+import { sqlLevelCount } from '#lib/geodatasets/tiles/thinningSql.ts';
 import type { TileAddress } from '#lib/geodatasets/tiles/tileParams.ts';
-import { sqlLevelCount, sqlTileMvt, sqlTileRows } from '#lib/geodatasets/tiles/tileSql.ts';
+import { sqlTileMvt, sqlTileRows } from '#lib/geodatasets/tiles/tileSql.ts';
 
 /**
  * The SQL of each shape of tile statement, and of the GeoJSON read's main shapes, as text in

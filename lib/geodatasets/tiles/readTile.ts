@@ -3,24 +3,21 @@ import type { Db } from '#lib/db/index.ts';
 import type { Geodataset } from '#lib/geodatasets/catalog.ts';
 import { indexedLevels, levelShare } from '#lib/geodatasets/rank.ts';
 import { encodeTile, type TileRow } from '#lib/geodatasets/tiles/encode.ts';
+import { keepBySample, needsSample, SAMPLE } from '#lib/geodatasets/tiles/sizeGuard.ts';
+import {
+  idHash,
+  PREFIX,
+  type RankRead,
+  sqlLevelCount,
+  thinKeep,
+} from '#lib/geodatasets/tiles/thinningSql.ts';
 import {
   HARD_MAX_BYTES,
   type TileAddress,
   type TileSettings,
   tileSettings,
 } from '#lib/geodatasets/tiles/tileParams.ts';
-import {
-  idHash,
-  keepBySample,
-  needsSample,
-  PREFIX,
-  type RankRead,
-  SAMPLE,
-  sqlLevelCount,
-  sqlTileMvt,
-  sqlTileRows,
-  thinKeep,
-} from '#lib/geodatasets/tiles/tileSql.ts';
+import { sqlTileMvt, sqlTileRows } from '#lib/geodatasets/tiles/tileSql.ts';
 
 export interface Tile {
   /** The MVT protobuf as base64, the form the HTTP answer carries; empty when no feature falls in the tile. */
