@@ -1,6 +1,6 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { processWide } from '#lib/processWide.ts';
-import { envText } from '#lib/settings.ts';
+import { setting } from '#lib/settings.ts';
 
 /**
  * Structured JSON logs (one line each, CloudWatch-friendly), with request context: the request-log
@@ -36,7 +36,7 @@ export function clearLogContext(): void {
 
 /** One log line: `level`, `time`, `message`, the request context, then `fields`. */
 export function log(level: 'info' | 'warn' | 'error', message: string, fields: Record<string, unknown> = {}) {
-  const threshold = envText('LOG_LEVEL');
+  const threshold = setting('LOG_LEVEL');
   if (threshold === 'silent') return;
   if (level === 'info' && threshold === 'warn') return;
   const line = JSON.stringify({

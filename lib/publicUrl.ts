@@ -1,5 +1,5 @@
 import type { APIGatewayProxyEvent } from 'aws-lambda';
-import { envText } from './settings.ts';
+import { setting } from './settings.ts';
 
 /**
  * Where the service's links point (docs/tiles.md, "TileJSON"; docs/ogc.md): the public origin is
@@ -23,12 +23,12 @@ const HOST =
 
 /** `PUBLIC_URL` without trailing slashes, when set. */
 export function configuredPublicUrl(): string | undefined {
-  return envText('PUBLIC_URL')?.replace(/\/+$/, '') || undefined;
+  return setting('PUBLIC_URL')?.replace(/\/+$/, '') || undefined;
 }
 
 /** Whether a proxy the operator trusts sets `X-Forwarded-Host`/`-Proto` (`TRUST_FORWARDED_HEADERS=true`). */
 export function trustForwardedHeaders(): boolean {
-  return envText('TRUST_FORWARDED_HEADERS')?.toLowerCase() === 'true';
+  return setting('TRUST_FORWARDED_HEADERS');
 }
 
 /** The first value of a forwarded header, only when they are trusted. */
@@ -44,7 +44,7 @@ function forwarded(headers: HeaderBag, name: string): string | undefined {
 export function requestScheme(headers: HeaderBag): 'http' | 'https' {
   const proto = forwarded(headers, 'x-forwarded-proto')?.toLowerCase();
   if (proto === 'http' || proto === 'https') return proto;
-  return envText('IS_OFFLINE') === 'true' ? 'http' : 'https';
+  return setting('IS_OFFLINE') ? 'http' : 'https';
 }
 
 /** The host the request was sent to: the trusted `X-Forwarded-Host`, else `Host` (`localhost` if neither is a host). */

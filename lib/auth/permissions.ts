@@ -1,5 +1,5 @@
 import { forbidden, unauthorized } from '#lib/errors.ts';
-import { envText } from '#lib/settings.ts';
+import { setting } from '#lib/settings.ts';
 import type { Principal } from './principal.ts';
 
 /**
@@ -14,7 +14,7 @@ export type AuthRule = 'public' | 'viewer' | 'user' | 'admin';
 export type AuthMode = 'none' | 'local';
 
 export function authMode(): AuthMode {
-  return envText('AUTH') === 'local' ? 'local' : 'none';
+  return setting('AUTH');
 }
 
 /** Throws 401/403 when `principal` may not call an endpoint guarded by `rule`. */

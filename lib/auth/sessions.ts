@@ -1,12 +1,12 @@
 import type { Queryable } from '#lib/db/index.ts';
-import { envNumber } from '#lib/settings.ts';
+import { setting } from '#lib/settings.ts';
 import { newSecret, sha256 } from './secrets.ts';
 import { toUser, type User } from './users.ts';
 
 export const SESSION_COOKIE = 'MMGISSession';
 
 export function sessionTtlMs(): number {
-  return envNumber('SESSION_TTL_MS', 24 * 60 * 60 * 1000);
+  return setting('SESSION_TTL_MS');
 }
 
 /** Opens a session and returns the cookie value (stored only as its hash). */

@@ -1,6 +1,6 @@
 import postgres from 'postgres';
 import { processWide } from '#lib/processWide.ts';
-import { envNumber, envText } from '#lib/settings.ts';
+import { setting, settingIfSet } from '#lib/settings.ts';
 import { createDataApiDb, dataApiConfigFromEnv } from './dataApi/index.ts';
 import { insertRows } from './insertRows.ts';
 import { secretConnection } from './secretConnection.ts';
@@ -75,7 +75,7 @@ export type DbDriver = 'postgres' | 'data-api';
 
 /** The driver `getDb()` uses (`DB_DRIVER`), reported by the healthcheck. */
 export function dbDriverName(): DbDriver {
-  return envText('DB_DRIVER') === 'data-api' ? 'data-api' : 'postgres';
+  return setting('DB_DRIVER');
 }
 
 export function createDb(options: DbOptions = {}): Db {
@@ -83,19 +83,22 @@ export function createDb(options: DbOptions = {}): Db {
   if (driver === 'data-api') return createDataApiDb(dataApiConfigFromEnv(), probe);
   // RDS Proxy / direct: the password from Secrets Manager, TLS verified (docs/deploying.md).
   const secret = options.url ? null : secretConnection();
-  const given = options.url ?? secret?.url ?? envText('DATABASE_URL');
+  const given = options.url ?? secret?.url ?? setting('DATABASE_URL');
   if (!given) throw new Error('DATABASE_URL is not set');
   const { url, embedded } = parseDatabaseUrl(given);
-  const statementTimeout = options.statementTimeoutMs ?? envNumber('STATEMENT_TIMEOUT_MS', 30000);
+  const statementTimeout = options.statementTimeoutMs ?? setting('STATEMENT_TIMEOUT_MS');
   // Each query is followed by its request's statement log: a handler that sent none may run again.
   const sql = followQueries(
     postgres(url, {
       // Sized for Lambda: see docs/connections.md for the budget (functions × instances × pool).
-      max: options.max ?? envNumber('DB_POOL_MAX', 2),
-      prepare: embedded ? false : (options.prepare ?? envText('DB_PREPARE') !== 'false'),
-      idle_timeout: options.idleTimeoutS ?? envNumber('DB_IDLE_TIMEOUT_S', 10),
-      max_lifetime: options.maxLifetimeS ?? envNumber('DB_MAX_LIFETIME_S', 300),
-      connect_timeout: options.connectTimeoutS ?? envNumber('DB_CONNECT_TIMEOUT_S', embedded ? 30 : 5),
+      max: options.max ?? setting('DB_POOL_MAX'),
+      prepare: embedded ? false : (options.prepare ?? setting('DB_PREPARE')),
+      idle_timeout: options.idleTimeoutS ?? setting('DB_IDLE_TIMEOUT_S'),
+      max_lifetime: options.maxLifetimeS ?? setting('DB_MAX_LIFETIME_S'),
+      connect_timeout:
+        options.connectTimeoutS ??
+        // The embedded database queues new clients behind a transaction: 30 s there (docs/connections.md).
+        (embedded ? (settingIfSet('DB_CONNECT_TIMEOUT_S') ?? 30) : setting('DB_CONNECT_TIMEOUT_S')),
       onnotice: () => {},
       connection: {
         statement_timeout: statementTimeout,
@@ -103,7 +106,7 @@ export function createDb(options: DbOptions = {}): Db {
         // jit_above_cost (a thinned tile's `id = any(array(...))`, estimated at ~1,000,000) spent 2.8 s of
         // 3.4 s compiling (docs/tiles.md, "Rank levels").
         jit: 'off',
-        application_name: envText('DB_APPLICATION_NAME') ?? 'mmgis-serverless',
+        application_name: setting('DB_APPLICATION_NAME'),
       },
       types: {
         // bigint ids and counts come back as numbers; our counts stay far below 2^53.
@@ -181,10 +184,17 @@ export function parseDatabaseUrl(given: string): { url: string; embedded: boolea
  */
 const pools = processWide(Symbol.for('mmgis-serverless.db.pools'), () => new Map<string, Db>());
 
+const POOL_SETTINGS = [
+  'DB_DRIVER',
+  'DATABASE_URL',
+  'STATEMENT_TIMEOUT_MS',
+  'DB_POOL_MAX',
+  'DB_PREPARE',
+  'DB_CLUSTER_ARN',
+] as const;
+
 function poolKey(): string {
-  return ['DB_DRIVER', 'DATABASE_URL', 'STATEMENT_TIMEOUT_MS', 'DB_POOL_MAX', 'DB_PREPARE', 'DB_CLUSTER_ARN']
-    .map((k) => envText(k) ?? '')
-    .join('\n');
+  return POOL_SETTINGS.map((k) => String(setting(k) ?? '')).join('\n');
 }
 
 /** The process-wide database, created on first use and reused across warm invocations. */

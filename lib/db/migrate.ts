@@ -1,6 +1,6 @@
 import { readdir, readFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
-import { envText } from '#lib/settings.ts';
+import { setting } from '#lib/settings.ts';
 import type { Sql } from './index.ts';
 import { splitStatements } from './splitStatements.ts';
 
@@ -9,7 +9,7 @@ import { splitStatements } from './splitStatements.ts';
  * Deployed, only the `migrate` function packages them (serverless/core.yml).
  */
 export function migrationsDir(): string {
-  return resolve(envText('MIGRATIONS_DIR') ?? 'sql/migrations');
+  return resolve(setting('MIGRATIONS_DIR'));
 }
 
 /**

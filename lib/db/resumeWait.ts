@@ -1,6 +1,6 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { processWide } from '#lib/processWide.ts';
-import { envNumber } from '#lib/settings.ts';
+import { setting } from '#lib/settings.ts';
 
 /**
  * How long a Data API call keeps being sent while Aurora Serverless v2 resumes from auto-pause
@@ -25,5 +25,5 @@ export function withResumeWait<T>(ms: number, fn: () => Promise<T>): Promise<T> 
 
 /** The current call's wait for a resume, in milliseconds. */
 export function resumeWaitMs(): number {
-  return current.getStore() ?? envNumber('DB_RESUME_WAIT_S', 20) * 1000;
+  return current.getStore() ?? setting('DB_RESUME_WAIT_S') * 1000;
 }

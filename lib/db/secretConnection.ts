@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { GetSecretValueCommand, SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
+import { type Env, setting } from '#lib/settings.ts';
 
 /**
  * The RDS Proxy / direct deployment (docs/deploying.md): the host, port, user and database name are plain
@@ -35,19 +36,21 @@ export function secretPassword(secretArn: string): Promise<string> {
 }
 
 /** The URL and postgres.js options of the secret-based connection, or null when `DB_URL_SECRET_ARN` is unset. */
-export function secretConnection(env = process.env): {
+export function secretConnection(env?: Env): {
   url: string;
   options: { password: () => Promise<string>; ssl: { ca?: string; rejectUnauthorized: true } };
 } | null {
-  const arn = env.DB_URL_SECRET_ARN;
-  if (!arn || env.DATABASE_URL) return null;
-  if (!env.DB_HOST) throw new Error('DB_URL_SECRET_ARN needs DB_HOST (the RDS Proxy or cluster endpoint)');
+  const arn = setting('DB_URL_SECRET_ARN', env);
+  if (!arn || setting('DATABASE_URL', env)) return null;
+  const host = setting('DB_HOST', env);
+  if (!host) throw new Error('DB_URL_SECRET_ARN needs DB_HOST (the RDS Proxy or cluster endpoint)');
   const u = new URL('postgres://localhost');
-  u.hostname = env.DB_HOST;
-  u.port = env.DB_PORT || '5432';
-  u.username = env.DB_USER || 'postgres';
-  u.pathname = `/${env.DB_NAME || 'postgres'}`;
-  const ca = env.DB_CA_FILE ? readFileSync(env.DB_CA_FILE, 'utf8') : undefined;
+  u.hostname = host;
+  u.port = setting('DB_PORT', env);
+  u.username = setting('DB_USER', env);
+  u.pathname = `/${setting('DB_NAME', env)}`;
+  const caFile = setting('DB_CA_FILE', env);
+  const ca = caFile ? readFileSync(caFile, 'utf8') : undefined;
   return {
     url: u.toString(),
     options: {

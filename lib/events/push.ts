@@ -6,7 +6,7 @@ import {
 import { canViewMission } from '#lib/auth/permissions.ts';
 import type { Queryable } from '#lib/db/index.ts';
 import { log } from '#lib/log.ts';
-import { envText } from '#lib/settings.ts';
+import { setting } from '#lib/settings.ts';
 import { dropGoneConnection, type Subscriber, subscribersOf, viewerConnections } from './connections.ts';
 
 /** The payload pushed for a configuration change (docs/configure.md, "Events"). */
@@ -25,7 +25,7 @@ export interface ConfigEvent {
  * `https://<domainName>/<stage>` of the connect event. The current setting is the fallback.
  */
 export function managementEndpoint(recorded: string | null): string | null {
-  return recorded || envText('WEBSOCKET_ENDPOINT') || null;
+  return recorded || setting('WEBSOCKET_ENDPOINT') || null;
 }
 
 export function endpointFromRequestContext(
@@ -42,7 +42,7 @@ function clientFor(endpoint: string): ApiGatewayManagementApiClient {
   if (!client) {
     client = new ApiGatewayManagementApiClient({
       endpoint,
-      region: envText('AWS_REGION') ?? 'us-east-1',
+      region: setting('AWS_REGION'),
       maxAttempts: 2,
     });
     clients.set(endpoint, client);

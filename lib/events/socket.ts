@@ -4,7 +4,7 @@ import { type Principal, resolvePrincipal } from '#lib/auth/principal.ts';
 import type { Db } from '#lib/db/index.ts';
 import { HttpError } from '#lib/errors.ts';
 import { log } from '#lib/log.ts';
-import { envNumber, envText } from '#lib/settings.ts';
+import { setting } from '#lib/settings.ts';
 import {
   connectionUser,
   countMessage,
@@ -50,7 +50,7 @@ const reply = (statusCode: number, body: Record<string, unknown>): SocketResult 
 
 /** The most connections one address may hold open (`WEBSOCKET_MAX_PER_ADDRESS`, default 20). */
 export function maxConnectionsPerAddress(): number {
-  return envNumber('WEBSOCKET_MAX_PER_ADDRESS', 20, { integer: true });
+  return setting('WEBSOCKET_MAX_PER_ADDRESS');
 }
 
 /** The address that opened the connection; connections whose event names none share one count. */
@@ -93,7 +93,7 @@ export async function onConnect(
     connectionId: event.requestContext.connectionId,
     userId,
     // Where this connection lives: pushes from any instance go there.
-    endpoint: envText('WEBSOCKET_ENDPOINT') ?? endpointFromRequestContext(event.requestContext),
+    endpoint: setting('WEBSOCKET_ENDPOINT') ?? endpointFromRequestContext(event.requestContext),
     sourceIp,
     maxPerAddress,
   });
@@ -127,7 +127,7 @@ export const MESSAGE_WINDOW_SECONDS = 10;
 
 /** The most messages a connection may send in one window (`WEBSOCKET_MAX_MESSAGES`, default 30). */
 export function maxMessages(): number {
-  return envNumber('WEBSOCKET_MAX_MESSAGES', 30);
+  return setting('WEBSOCKET_MAX_MESSAGES');
 }
 
 /**

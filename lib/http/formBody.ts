@@ -2,7 +2,7 @@ import type { APIGatewayProxyEvent } from 'aws-lambda';
 import qs from 'qs';
 import { header } from '#lib/auth/principal.ts';
 import { badRequest } from '#lib/errors.ts';
-import { envNumber } from '#lib/settings.ts';
+import { setting } from '#lib/settings.ts';
 
 /** `application/x-www-form-urlencoded`, with or without a charset. */
 export function isFormType(contentType: string | undefined): boolean {
@@ -15,12 +15,12 @@ export function isFormType(contentType: string | undefined): boolean {
  * their number (40,000 of them took 20 s of CPU): the cap keeps a form's parse to milliseconds.
  */
 export function maxFormParameters(): number {
-  return envNumber('MAX_FORM_PARAMETERS', 1000, { integer: true });
+  return setting('MAX_FORM_PARAMETERS');
 }
 
 /** Largest form body in bytes (`MAX_FORM_BYTES`, default 4 MiB); larger JSON bodies are still accepted. */
 export function maxFormBytes(): number {
-  return envNumber('MAX_FORM_BYTES', 4 * 1024 * 1024, { integer: true });
+  return setting('MAX_FORM_BYTES');
 }
 
 /**

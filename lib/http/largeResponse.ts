@@ -1,13 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import type { JobView } from '#lib/jobs/jobs.ts';
-import { envNumber } from '#lib/settings.ts';
+import { setting, settingIfSet } from '#lib/settings.ts';
 import { uploadBucket } from '#lib/uploads/bucket.ts';
 import { exportResultOf, exportRetrySeconds } from '#lib/uploads/exportRule.ts';
 import { type HttpResponse, rawJson, respond } from './response.ts';
 
 /** `MAX_INLINE_RESPONSE_BYTES`, default 5 MiB (below Lambda's 6 MB response limit). */
 export function maxInlineResponseBytes(): number {
-  return envNumber('MAX_INLINE_RESPONSE_BYTES', 5 * 1024 * 1024, { integer: true });
+  return setting('MAX_INLINE_RESPONSE_BYTES');
 }
 
 /**
@@ -16,8 +16,8 @@ export function maxInlineResponseBytes(): number {
  * the stage cache keeps must not outlive its URL.
  */
 export function responseUrlSeconds(): number {
-  const ttl = envNumber('TILE_MAX_AGE', 0);
-  return Math.max(envNumber('RESPONSE_URL_SECONDS', 300, { integer: true }), ttl > 0 ? ttl + 60 : 0);
+  const ttl = settingIfSet('TILE_MAX_AGE') ?? 0;
+  return Math.max(setting('RESPONSE_URL_SECONDS'), ttl > 0 ? ttl + 60 : 0);
 }
 
 /**

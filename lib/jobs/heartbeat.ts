@@ -1,9 +1,9 @@
 import type { Queryable } from '#lib/db/index.ts';
-import { envNumber } from '#lib/settings.ts';
+import { setting } from '#lib/settings.ts';
 
 /** Seconds between heartbeats of a running job (JOB_HEARTBEAT_S, default 30). */
 export function heartbeatSeconds(): number {
-  return envNumber('JOB_HEARTBEAT_S', 30);
+  return setting('JOB_HEARTBEAT_S');
 }
 
 /**

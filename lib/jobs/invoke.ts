@@ -1,12 +1,12 @@
 import { InvokeCommand, LambdaClient } from '@aws-sdk/client-lambda';
-import { envText } from '#lib/settings.ts';
+import { setting } from '#lib/settings.ts';
 
 let client: LambdaClient | undefined;
 
 function lambda(): LambdaClient {
-  const endpoint = envText('LAMBDA_ENDPOINT');
+  const endpoint = setting('LAMBDA_ENDPOINT');
   client ??= new LambdaClient({
-    region: envText('AWS_REGION') ?? 'us-east-1',
+    region: setting('AWS_REGION'),
     // Locally serverless-offline's Lambda port; on AWS the regional endpoint.
     ...(endpoint ? { endpoint } : {}),
   });
@@ -15,7 +15,7 @@ function lambda(): LambdaClient {
 
 /** The deployed name of function `fn` of this service (`<service>-<stage>-<fn>`). */
 export function functionName(fn: string): string {
-  const prefix = envText('SERVICE_PREFIX') ?? 'mmgis-dev';
+  const prefix = setting('SERVICE_PREFIX');
   return `${prefix}-${fn}`;
 }
 

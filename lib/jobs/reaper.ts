@@ -1,6 +1,6 @@
 import type { Db } from '#lib/db/index.ts';
 import { log } from '#lib/log.ts';
-import { envNumber } from '#lib/settings.ts';
+import { setting } from '#lib/settings.ts';
 
 /** The reaper's thresholds (docs/uploads.md#stuck-jobs), each settable by environment. */
 export interface ReapOptions {
@@ -14,9 +14,9 @@ export interface ReapOptions {
 
 export function reapOptions(): ReapOptions {
   return {
-    staleAfterS: envNumber('JOB_STALE_AFTER_S', 120, { zero: true }),
-    queuedAfterS: envNumber('JOB_QUEUED_STALE_AFTER_S', 900, { zero: true }),
-    ingestMaxAttempts: envNumber('JOB_INGEST_MAX_ATTEMPTS', 2, { zero: true }),
+    staleAfterS: setting('JOB_STALE_AFTER_S'),
+    queuedAfterS: setting('JOB_QUEUED_STALE_AFTER_S'),
+    ingestMaxAttempts: setting('JOB_INGEST_MAX_ATTEMPTS'),
   };
 }
 

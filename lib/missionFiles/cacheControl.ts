@@ -1,5 +1,5 @@
 import { authMode } from '#lib/auth/permissions.ts';
-import { envNumber } from '#lib/settings.ts';
+import { setting } from '#lib/settings.ts';
 
 /**
  * `Cache-Control` of a mission file (docs/mission-site.md, "Caching"): kept by the browser for
@@ -8,6 +8,6 @@ import { envNumber } from '#lib/settings.ts';
  * no shared cache (a CDN, a proxy) keeps a copy for the next person.
  */
 export function missionFileCacheControl(): string {
-  const maxAge = envNumber('MISSION_FILES_MAX_AGE_S', 3600, { zero: true, integer: true });
+  const maxAge = setting('MISSION_FILES_MAX_AGE_S');
   return `${authMode() === 'local' ? 'private' : 'public'}, max-age=${maxAge}`;
 }

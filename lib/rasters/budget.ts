@@ -1,7 +1,7 @@
 import { inflateSync } from 'node:zlib';
 import { BaseDecoder, type GeoTIFFImage, getDecoder } from 'geotiff';
 import { HttpError } from '#lib/errors.ts';
-import { envNumber } from '#lib/settings.ts';
+import { setting } from '#lib/settings.ts';
 import { inflateLzw, LzwTooLarge } from './lzw.ts';
 
 /**
@@ -26,9 +26,9 @@ const MiB = 1024 * 1024;
 
 export function decodeLimits(): DecodeLimits {
   return {
-    tileBytes: envNumber('RASTER_MAX_TILE_BYTES', 64 * MiB, { integer: true }),
-    tiles: envNumber('RASTER_MAX_TILES', 1024, { integer: true }),
-    totalBytes: envNumber('RASTER_MAX_DECODED_BYTES', 256 * MiB, { integer: true }),
+    tileBytes: setting('RASTER_MAX_TILE_BYTES'),
+    tiles: setting('RASTER_MAX_TILES'),
+    totalBytes: setting('RASTER_MAX_DECODED_BYTES'),
   };
 }
 

@@ -1,12 +1,12 @@
 import { HttpError } from '#lib/errors.ts';
-import { envNumber } from '#lib/settings.ts';
+import { setting } from '#lib/settings.ts';
 import type { MissionStorage } from '#lib/storage/storage.ts';
 
 const BLOCK = 16 * 1024;
 
 /** The largest single read (`RASTER_MAX_READ_BYTES`, default 32 MiB): a strip or tile above it is refused. */
 export function maxReadBytes(): number {
-  return envNumber('RASTER_MAX_READ_BYTES', 32 * 1024 * 1024);
+  return setting('RASTER_MAX_READ_BYTES');
 }
 
 interface Slice {

@@ -1,7 +1,7 @@
 import { randomInt } from 'node:crypto';
 import type { Queryable } from '#lib/db/index.ts';
 import { badRequest, notFound } from '#lib/errors.ts';
-import { envText } from '#lib/settings.ts';
+import { setting } from '#lib/settings.ts';
 
 const ALPHABET = '0123456789abcdefghijklmnopqrstuvwxyz';
 const CODE_LENGTH = 7;
@@ -38,10 +38,7 @@ export interface Site {
 
 /** The site of a request: its `Host` header and the configured `CORS_ORIGINS`. */
 export function siteOf(host: string | undefined): Site {
-  const origins = (envText('CORS_ORIGINS') ?? '')
-    .split(',')
-    .map((o) => o.trim())
-    .filter(Boolean);
+  const origins = setting('CORS_ORIGINS');
   return { host, origins };
 }
 

@@ -3,7 +3,7 @@ import { resolve, sep } from 'node:path';
 import { GetObjectCommand, HeadObjectCommand, ListObjectsV2Command, NoSuchKey } from '@aws-sdk/client-s3';
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
 import { notFound } from '#lib/errors.ts';
-import { envText } from '#lib/settings.ts';
+import { setting } from '#lib/settings.ts';
 import { s3 } from '#lib/uploads/s3.ts';
 
 /** What `stat` tells of a file: its size, when it last changed, and a validator that changes with it. */
@@ -175,9 +175,9 @@ let shared: MissionStorage | undefined;
 /** S3 when `MISSION_DATA_BUCKET` is set, else the folder `MISSION_DATA_DIR` (default `.data/missions`). */
 export function missionStorage(): MissionStorage {
   if (shared) return shared;
-  const bucket = envText('MISSION_DATA_BUCKET');
+  const bucket = setting('MISSION_DATA_BUCKET');
   shared = bucket
-    ? s3Storage(bucket, envText('MISSION_DATA_PREFIX') ?? '')
-    : folderStorage(envText('MISSION_DATA_DIR') ?? '.data/missions');
+    ? s3Storage(bucket, setting('MISSION_DATA_PREFIX'))
+    : folderStorage(setting('MISSION_DATA_DIR'));
   return shared;
 }

@@ -1,5 +1,5 @@
 import type { Queryable } from '#lib/db/index.ts';
-import { envNumber } from '#lib/settings.ts';
+import { setting } from '#lib/settings.ts';
 import { EXPORT_KIND, type ExportInput } from './exportRule.ts';
 
 /**
@@ -19,9 +19,9 @@ export interface ExportCaps {
 
 export function exportCaps(): ExportCaps {
   return {
-    perCaller: envNumber('EXPORT_MAX_PER_CALLER', 2, { integer: true }),
-    perLayer: envNumber('EXPORT_MAX_PER_LAYER', 2, { integer: true }),
-    running: envNumber('EXPORT_MAX_RUNNING', 4, { integer: true }),
+    perCaller: setting('EXPORT_MAX_PER_CALLER'),
+    perLayer: setting('EXPORT_MAX_PER_LAYER'),
+    running: setting('EXPORT_MAX_RUNNING'),
   };
 }
 

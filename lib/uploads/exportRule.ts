@@ -1,6 +1,6 @@
 import type { Geodataset } from '#lib/geodatasets/catalog.ts';
 import type { JobView } from '#lib/jobs/jobs.ts';
-import { envNumber } from '#lib/settings.ts';
+import { setting } from '#lib/settings.ts';
 import { exportReadKey } from './exportKey.ts';
 
 /**
@@ -19,7 +19,7 @@ export const EXPORT_FUNCTION = 'jobExportGeodataset';
  * export job: at the measured rates such a read may not end within the 29 s of one request.
  */
 export function exportAboveFeatures(): number {
-  return envNumber('EXPORT_ABOVE_FEATURES', 1_000_000, { integer: true });
+  return setting('EXPORT_ABOVE_FEATURES');
 }
 
 /**
@@ -27,7 +27,7 @@ export function exportAboveFeatures(): number {
  * one-day expiry of `responses/` (serverless.yml), so a reused export's object still exists.
  */
 export function exportReuseSeconds(): number {
-  return envNumber('EXPORT_REUSE_SECONDS', 12 * 3600, { integer: true, max: 20 * 3600 });
+  return setting('EXPORT_REUSE_SECONDS');
 }
 
 /**
@@ -36,7 +36,7 @@ export function exportReuseSeconds(): number {
  * most one job a minute, however often it is sent.
  */
 export function exportRetrySeconds(): number {
-  return envNumber('EXPORT_RETRY_SECONDS', 60, { integer: true, zero: true, max: 3600 });
+  return setting('EXPORT_RETRY_SECONDS');
 }
 
 /** What an export job reads: the layer at one version, with the request's declared parameters. */

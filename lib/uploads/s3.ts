@@ -1,6 +1,6 @@
 import { DeleteObjectCommand, GetObjectCommand, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
-import { envText } from '#lib/settings.ts';
+import { setting } from '#lib/settings.ts';
 import { uploadBucket } from './bucket.ts';
 
 /**
@@ -14,10 +14,10 @@ const clients = new Map<string, S3Client>();
 
 /** The client for the current settings, made once per settings (a Lambda's never change; a test's may). */
 export function s3(): S3Client {
-  const endpoint = envText('S3_ENDPOINT');
-  const region = envText('AWS_REGION') ?? 'us-east-1';
-  const accessKeyId = envText('S3_ACCESS_KEY_ID') ?? 'S3RVER';
-  const secretAccessKey = envText('S3_SECRET_ACCESS_KEY') ?? 'S3RVER';
+  const endpoint = setting('S3_ENDPOINT');
+  const region = setting('AWS_REGION');
+  const accessKeyId = setting('S3_ACCESS_KEY_ID');
+  const secretAccessKey = setting('S3_SECRET_ACCESS_KEY');
   const key = [endpoint ?? '', region, accessKeyId, secretAccessKey].join('\n');
   let client = clients.get(key);
   if (client) return client;

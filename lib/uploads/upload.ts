@@ -4,7 +4,7 @@ import { normalizeOptions } from '#lib/geodatasets/write/insertFeatures.ts';
 import type { WriteOptions } from '#lib/geodatasets/write/write.ts';
 import { createJob } from '#lib/jobs/jobs.ts';
 import { toNumber } from '#lib/numbers.ts';
-import { envNumber } from '#lib/settings.ts';
+import { setting } from '#lib/settings.ts';
 import { INCOMING_PREFIX, presignPut } from './s3.ts';
 
 /** Seconds a presigned upload URL is valid (docs/uploads.md: 15 minutes). */
@@ -20,7 +20,7 @@ export const UPLOAD_GRACE_SECONDS = 60 * 60;
  * measured, docs/benchmarks.md) stays well inside the job's 900 s (docs/uploads.md).
  */
 export function maxUploadBytes(): number {
-  return envNumber('MAX_UPLOAD_BYTES', 2 * 1024 * 1024 * 1024, { integer: true });
+  return setting('MAX_UPLOAD_BYTES');
 }
 
 /** What an upload job keeps in `jobs.input`. */

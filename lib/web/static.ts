@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { type Env, setting } from '#lib/settings.ts';
 
 /** A response of the page server: text bodies only (the built pages and assets are all text). */
 export interface StaticResponse {
@@ -24,9 +25,10 @@ const ASSET = /^[A-Za-z0-9_.-]+-[A-Za-z0-9_]{8,}\.(js|mjs|css|svg)$/;
  * The browser-facing origin of the live-update WebSocket: `WEBSOCKET_URL`, else derived from the
  * management endpoint `WEBSOCKET_ENDPOINT` (http → ws, https → wss). Empty: live reload is off.
  */
-export function websocketUrl(env: NodeJS.ProcessEnv = process.env): string {
-  if (env.WEBSOCKET_URL) return env.WEBSOCKET_URL;
-  const ep = env.WEBSOCKET_ENDPOINT ?? '';
+export function websocketUrl(env?: Env): string {
+  const url = setting('WEBSOCKET_URL', env);
+  if (url) return url;
+  const ep = setting('WEBSOCKET_ENDPOINT', env) ?? '';
   return /^https?:\/\//.test(ep) ? ep.replace(/^http/, 'ws') : '';
 }
 
@@ -43,10 +45,11 @@ function origin(url: string): string {
  * worker from this origin or a blob, connections to this origin, the WebSocket, the upload bucket and
  * tile servers of `tile` layers (https), no framing.
  */
-export function securityHeaders(env: NodeJS.ProcessEnv = process.env): Record<string, string> {
+export function securityHeaders(env?: Env): Record<string, string> {
   const ws = websocketUrl(env);
   const wsOrigin = ws ? new URL(ws).origin.replace(/^http/, 'ws') : '';
-  const s3 = env.S3_ENDPOINT ? origin(env.S3_ENDPOINT) : 'https://*.amazonaws.com';
+  const s3Endpoint = setting('S3_ENDPOINT', env);
+  const s3 = s3Endpoint ? origin(s3Endpoint) : 'https://*.amazonaws.com';
   const connect = ["'self'", wsOrigin, s3, 'https:'].filter(Boolean).join(' ');
   const csp = [
     "default-src 'self'",
@@ -76,7 +79,7 @@ async function load(dir: string, file: string): Promise<string | null> {
   return cache.get(key) ?? null;
 }
 
-function notFoundPage(env: NodeJS.ProcessEnv): StaticResponse {
+function notFoundPage(env?: Env): StaticResponse {
   return {
     statusCode: 404,
     headers: { ...securityHeaders(env), 'Content-Type': 'text/plain; charset=utf-8' },
@@ -95,7 +98,7 @@ export async function serveStatic(
   dir: string,
   target: { page?: 'index' | 'configure'; asset?: string },
   requestHeaders: Record<string, string | undefined>,
-  env: NodeJS.ProcessEnv = process.env,
+  env?: Env,
 ): Promise<StaticResponse> {
   if (target.asset !== undefined) {
     if (!ASSET.test(target.asset)) return notFoundPage(env);

@@ -3,7 +3,7 @@ import http from 'node:http';
 import https from 'node:https';
 import type { LookupFunction } from 'node:net';
 import ipaddr from 'ipaddr.js';
-import { envNumber, envText } from '#lib/settings.ts';
+import { setting } from '#lib/settings.ts';
 
 /**
  * Outgoing webhook calls (docs/webhooks.md): http(s) only; the host name is resolved first and every
@@ -14,8 +14,8 @@ import { envNumber, envText } from '#lib/settings.ts';
  */
 export class RefusedTarget extends Error {}
 
-export const allowPrivateTargets = () => envText('WEBHOOK_ALLOW_PRIVATE') === 'true';
-export const webhookTimeoutMs = () => envNumber('WEBHOOK_TIMEOUT_MS', 5000, { integer: true, max: 60_000 });
+export const allowPrivateTargets = () => setting('WEBHOOK_ALLOW_PRIVATE');
+export const webhookTimeoutMs = () => setting('WEBHOOK_TIMEOUT_MS');
 
 /**
  * IPv6's `::/8`, reserved by the IETF: it holds `::1`, `::`, the IPv4-mapped `::ffff:0:0/96` (read as its

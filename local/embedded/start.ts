@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { createServer } from 'node:net';
 import { resolve } from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
-import { envText } from '#lib/settings.ts';
+import { setting } from '#lib/settings.ts';
 import { prepareDataFolder } from './dataFolder.mjs';
 import { trimmedPostgis } from './postgisBundle.mjs';
 import { PGliteWireServer } from './wireServer.ts';
@@ -50,7 +50,7 @@ export function embeddedUrl(port: number, password: string): string {
  * `folderReady`: `prepareDataFolder(dataDir)` already under way (scripts/start.mjs starts it before its build).
  */
 export async function startEmbedded(
-  dataDir = envText('DATA_DIR') ?? '.data/pglite',
+  dataDir = setting('DATA_DIR'),
   port?: number,
   password = newPassword(),
   folderReady?: Promise<void>,

@@ -15,7 +15,8 @@ const OFFLINE_MAX_BYTES = 10 * 1024 * 1024;
 function failureMessage(request, boom) {
   if (boom.output.statusCode === 413) {
     const limit = request.route?.settings?.payload?.maxBytes ?? OFFLINE_MAX_BYTES;
-    const lambdaLimit = Number(process.env.MAX_BODY_BYTES) || 6 * 1024 * 1024;
+    // The API's own limit, as lib/settings.ts declares it.
+    const lambdaLimit = require('../../scripts/settings.cjs').setting('MAX_BODY_BYTES');
     return (
       `The request body is larger than ${limit} bytes (the local server's ` +
       `limit; the API takes at most ${lambdaLimit} bytes, the API Gateway/Lambda limit). ` +

@@ -8,7 +8,7 @@ import {
   RDSDataClient,
   RollbackTransactionCommand,
 } from '@aws-sdk/client-rds-data';
-import { envText } from '#lib/settings.ts';
+import { setting } from '#lib/settings.ts';
 import { statementSending } from '../statementLog.ts';
 import { type Compiled, toParameters } from './compile.ts';
 import { type Column, columnsOf, rowsOf } from './records.ts';
@@ -116,14 +116,14 @@ export class DataApiClient {
   constructor(readonly config: DataApiConfig) {
     this.client = new RDSDataClient({
       requestHandler: { httpAgent: this.agents[0], httpsAgent: this.agents[1] },
-      region: config.region ?? envText('AWS_REGION') ?? 'us-east-1',
+      region: config.region ?? setting('AWS_REGION'),
       // The local stand-in checks no signature; on AWS the function's role signs.
       ...(config.endpoint
         ? {
             endpoint: config.endpoint,
             credentials: {
-              accessKeyId: envText('AWS_ACCESS_KEY_ID') ?? 'local',
-              secretAccessKey: envText('AWS_SECRET_ACCESS_KEY') ?? 'local',
+              accessKeyId: setting('AWS_ACCESS_KEY_ID'),
+              secretAccessKey: setting('AWS_SECRET_ACCESS_KEY'),
             },
           }
         : {}),

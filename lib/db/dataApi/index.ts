@@ -1,3 +1,4 @@
+import { type Env, setting } from '#lib/settings.ts';
 import type { Capabilities, Db, Sql, TxSql } from '../index.ts';
 import { insertRows } from '../insertRows.ts';
 import { DataApiClient, type DataApiConfig } from './client.ts';
@@ -8,16 +9,16 @@ import { type DataApiSql, makeSql, runStatement } from './sql.ts';
 export { DataApiClient, type DataApiConfig, DataApiError } from './client.ts';
 
 /** The Data API target from the environment: `DB_CLUSTER_ARN`, `DB_SECRET_ARN`, `DB_NAME`, `DATA_API_ENDPOINT`. */
-export function dataApiConfigFromEnv(env = process.env): DataApiConfig {
-  const resourceArn = env.DB_CLUSTER_ARN;
-  const secretArn = env.DB_SECRET_ARN;
+export function dataApiConfigFromEnv(env?: Env): DataApiConfig {
+  const resourceArn = setting('DB_CLUSTER_ARN', env);
+  const secretArn = setting('DB_SECRET_ARN', env);
   if (!resourceArn || !secretArn)
     throw new Error('DB_DRIVER=data-api needs DB_CLUSTER_ARN and DB_SECRET_ARN');
   return {
     resourceArn,
     secretArn,
-    database: env.DB_NAME || 'postgres',
-    endpoint: env.DATA_API_ENDPOINT || undefined,
+    database: setting('DB_NAME', env),
+    endpoint: setting('DATA_API_ENDPOINT', env),
   };
 }
 

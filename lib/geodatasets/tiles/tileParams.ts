@@ -1,7 +1,7 @@
 import { badRequest } from '#lib/errors.ts';
 import { pathList } from '#lib/geodatasets/read/filterParams.ts';
 import type { SourceInput, TileAddressInput } from '#lib/geodatasets/read/readParams.ts';
-import { envNumber } from '#lib/settings.ts';
+import { setting } from '#lib/settings.ts';
 
 /** MVT extent (pixels per tile side) and buffer (pixels around the tile kept for rendering). */
 export const EXTENT = 4096;
@@ -82,8 +82,8 @@ export interface TileSettings {
 
 export function tileSettings(): TileSettings {
   return {
-    maxAge: envNumber('TILE_MAX_AGE', 300, { zero: true, integer: true }),
-    maxFeatures: envNumber('TILE_MAX_FEATURES', 1024, { integer: true }),
-    maxBytes: envNumber('TILE_MAX_BYTES', 500_000, { integer: true, max: HARD_MAX_BYTES }),
+    maxAge: setting('TILE_MAX_AGE'),
+    maxFeatures: setting('TILE_MAX_FEATURES'),
+    maxBytes: setting('TILE_MAX_BYTES'),
   };
 }

@@ -1,10 +1,10 @@
 import { payloadTooLarge } from '#lib/errors.ts';
-import { envNumber } from '#lib/settings.ts';
+import { setting } from '#lib/settings.ts';
 import type { EndpointMiddleware, EndpointRequest } from './types.ts';
 
 /** `MAX_BODY_BYTES`, default 6 MB: Lambda's synchronous request limit. */
 export function maxBodyBytes(): number {
-  return envNumber('MAX_BODY_BYTES', 6 * 1024 * 1024);
+  return setting('MAX_BODY_BYTES');
 }
 
 /** Refuses a body over `limit` bytes with 413 before anything reads it (base64 bodies count 4/3). */

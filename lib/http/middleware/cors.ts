@@ -1,16 +1,13 @@
 import type { APIGatewayProxyEvent } from 'aws-lambda';
 import { header, type Principal } from '#lib/auth/principal.ts';
 import { forbidden } from '#lib/errors.ts';
-import { envText } from '#lib/settings.ts';
+import { setting } from '#lib/settings.ts';
 import { withVary } from '../headers.ts';
 import { type EndpointMiddleware, type EndpointRequest, proxyResponse } from './types.ts';
 
 /** Origins allowed to send credentials (cookies), from `CORS_ORIGINS` (comma-separated). */
 function allowedOrigins(): string[] {
-  return (envText('CORS_ORIGINS') ?? '')
-    .split(',')
-    .map((s) => s.trim())
-    .filter(Boolean);
+  return setting('CORS_ORIGINS');
 }
 
 /**

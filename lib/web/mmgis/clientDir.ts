@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { envText } from '#lib/settings.ts';
+import { setting } from '#lib/settings.ts';
 
 let checked: { setting: string | undefined; dir: string | undefined } | undefined;
 
@@ -10,13 +10,13 @@ let checked: { setting: string | undefined; dir: string | undefined } | undefine
  * folder holds no build: then our own viewer and console answer at `/` and `/configure`.
  */
 export function mmgisClientDir(): string | undefined {
-  const setting = envText('MMGIS_CLIENT_DIR');
-  if (checked !== undefined && checked.setting === setting) return checked.dir;
-  const dir = setting === undefined ? undefined : resolve(setting);
+  const given = setting('MMGIS_CLIENT_DIR');
+  if (checked !== undefined && checked.setting === given) return checked.dir;
+  const dir = given === undefined ? undefined : resolve(given);
   const ok =
     dir !== undefined &&
     existsSync(join(dir, 'build', 'index.pug')) &&
     existsSync(join(dir, 'configure', 'build', 'index.pug'));
-  checked = { setting, dir: ok ? dir : undefined };
+  checked = { setting: given, dir: ok ? dir : undefined };
   return checked.dir;
 }

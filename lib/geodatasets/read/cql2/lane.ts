@@ -1,6 +1,6 @@
 import { HttpError } from '#lib/errors.ts';
 import { processWide } from '#lib/processWide.ts';
-import { envNumber, envText } from '#lib/settings.ts';
+import { setting } from '#lib/settings.ts';
 
 /**
  * The costly-read lane (docs/cql2.md, "Cost"): reads whose filter costs more than `CQL2_COST.costlyUnits`
@@ -25,8 +25,8 @@ export const WAIT_MS = 15_000;
 
 /** Places: 1 on the embedded database, else a quarter of the pool (`DB_POOL_MAX`), at least 1. */
 export function lanePlaces(): number {
-  if (envText('DATABASE_URL')?.includes('embedded=pglite')) return 1;
-  return Math.max(1, Math.floor(envNumber('DB_POOL_MAX', 2) / 4));
+  if (setting('DATABASE_URL')?.includes('embedded=pglite')) return 1;
+  return Math.max(1, Math.floor(setting('DB_POOL_MAX') / 4));
 }
 
 function busyError(): HttpError {
