@@ -91,6 +91,29 @@ async function finishJob(sql: Queryable, id: string, state: JobState, result: un
     where id = ${id}::uuid`;
 }
 
+/** Job `id` failed with `error` before it ran; with `onlyIf`, only while it is still in that state. */
+export async function failJob(
+  sql: Queryable,
+  id: string,
+  error: string,
+  { onlyIf }: { onlyIf?: JobState } = {},
+): Promise<void> {
+  await sql`
+    update jobs set state = 'failed', error = ${error}, finished_at = now()
+    where id = ${id}::uuid and ${onlyIf ? sql`state = ${onlyIf}` : sql`true`}`;
+}
+
+/** The state of job `id`, or null when there is no such job. */
+export async function jobState(sql: Queryable, id: string): Promise<JobState | null> {
+  const [row] = await sql`select state from jobs where id = ${id}::uuid`;
+  return row ? row.state : null;
+}
+
+/** Records `processed` of `total` features for job `id` (its view's progress). */
+export async function recordProgress(sql: Queryable, id: string, processed: number, total: number) {
+  await sql`update jobs set processed = ${processed}, total = ${total} where id = ${id}::uuid`;
+}
+
 /**
  * Runs the job `jobId` with `work({ name, input })`: queued → running → succeeded | failed. Idempotent
  * under retries: a job that is no longer queued is not run again, and the answer is then 'failed' whatever

@@ -1,8 +1,7 @@
-import { randomUUID } from 'node:crypto';
 import type { Db, Queryable } from '#lib/db/index.ts';
 import { HttpError } from '#lib/errors.ts';
 import { invokeAsync } from '#lib/jobs/invoke.ts';
-import { getJob, type JobView } from '#lib/jobs/jobs.ts';
+import { createJob, failJob, getJob, type JobView, recordProgress } from '#lib/jobs/jobs.ts';
 import { log } from '#lib/log.ts';
 import { type ExportRefusal, exportRefusal } from './exportCaps.ts';
 import {
@@ -69,11 +68,8 @@ export async function findOrStartExport(db: Db, input: ExportInput): Promise<Exp
     if (reused) return { id: reused, created: false } as const;
     const refused = await exportRefusal(tx, input);
     if (refused) return { refused };
-    const id = randomUUID();
-    await tx`
-      insert into jobs (id, kind, name, state, input)
-      values (${id}::uuid, ${EXPORT_KIND}, ${input.layer}, 'queued', ${tx.json(input as any)})`;
-    return { id, created: true };
+    const job = await createJob(tx, EXPORT_KIND, input.layer, { ...input });
+    return { id: job.id, created: true };
   });
   if (found.refused) return { refused: found.refused };
   const { id, created } = found as { id: string; created: boolean };
@@ -82,9 +78,7 @@ export async function findOrStartExport(db: Db, input: ExportInput): Promise<Exp
       await invokeAsync(EXPORT_FUNCTION, { jobId: id });
     } catch (e) {
       const message = `The export job could not be started (${(e as Error)?.message ?? e}); try again.`;
-      await db.sql`
-        update jobs set state = 'failed', error = ${message}, finished_at = now()
-        where id = ${id}::uuid and state = 'queued'`;
+      await failJob(db.sql, id, message, { onlyIf: 'queued' });
       log('error', 'export job not started', { jobId: id, error: String((e as Error)?.message ?? e) });
       throw new HttpError(503, message);
     }
@@ -117,5 +111,5 @@ export async function writeExport(
 
 /** Features written so far, for the job view's `processed` (set by the job as it runs). */
 export async function recordExportProgress(sql: Queryable, jobId: string, processed: number, total: number) {
-  await sql`update jobs set processed = ${processed}, total = ${total} where id = ${jobId}::uuid`;
+  await recordProgress(sql, jobId, processed, total);
 }

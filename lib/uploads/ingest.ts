@@ -1,10 +1,14 @@
 import type { Db } from '#lib/db/index.ts';
 import { HttpError } from '#lib/errors.ts';
+import { RefusedByDatabase } from '#lib/geodatasets/write/insertFeatures.ts';
 import { appendGeodataset, recreateGeodataset } from '#lib/geodatasets/write/write.ts';
+import { beatWithProgress, claimAttempt, finishAttempt } from '#lib/jobs/attempts.ts';
 import { startHeartbeat } from '#lib/jobs/heartbeat.ts';
+import { JobInputError } from '#lib/jobs/inputError.ts';
 import { invokeAsync } from '#lib/jobs/invoke.ts';
+import { jobState } from '#lib/jobs/jobs.ts';
 import { log } from '#lib/log.ts';
-import { FeatureStream } from './featureStream.ts';
+import { GeojsonFileReader } from './geojsonFileReader.ts';
 import { deleteObject, getObjectStream, requireBucket } from './s3.ts';
 import { jobIdOfKey, maxUploadBytes, type UploadInput, uploadKey } from './upload.ts';
 
@@ -26,9 +30,7 @@ class Progress {
     const now = Date.now();
     if (this.inFlight || now - this.last < 1000) return;
     this.last = now;
-    this.inFlight = this.db.sql`
-      update jobs set processed = ${processed}, heartbeat_at = now()
-      where id = ${this.jobId}::uuid and state = 'running'`
+    this.inFlight = beatWithProgress(this.db.sql, this.jobId, processed)
       .then(
         () => undefined,
         () => undefined,
@@ -43,28 +45,39 @@ class Progress {
   }
 }
 
-/** The error a job records: the message, with the byte offset of the feature it names when known. */
+/** Where in the file an error is, as the error carries it: the reader's, the write's, the database's. */
+function positionOf(e: unknown): { featureIndex?: number; byteOffset?: number } {
+  if (e instanceof JobInputError) return e.detail;
+  if (e instanceof RefusedByDatabase) return { featureIndex: e.featureIndex };
+  if (!(e instanceof HttpError)) return {};
+  const { featureIndex, byteOffset } = e.extra;
+  return {
+    featureIndex: typeof featureIndex === 'number' ? featureIndex : undefined,
+    byteOffset: typeof byteOffset === 'number' ? byteOffset : undefined,
+  };
+}
+
+/**
+ * The error a job records: the message and where in the file (feature index, byte offset). An error that
+ * carries its byte offset names it in its message already; one that carries only its feature gets that
+ * feature's offset from the reader, added to the message.
+ */
 export function describeFailure(
   e: unknown,
-  stream: FeatureStream | undefined,
+  stream: GeojsonFileReader | undefined,
 ): { message: string; featureIndex?: number; byteOffset?: number } {
   const message = (e as Error)?.message ?? String(e);
-  const extra = e instanceof HttpError ? e.extra : {};
-  let featureIndex = typeof extra.featureIndex === 'number' ? extra.featureIndex : undefined;
-  let byteOffset = typeof extra.byteOffset === 'number' ? extra.byteOffset : undefined;
-  const m = /^Features? (\d+)/.exec(message);
-  if (featureIndex === undefined && m) featureIndex = Number(m[1]);
-  if (byteOffset === undefined && featureIndex !== undefined) byteOffset = stream?.byteOffsetOf(featureIndex);
-  if (byteOffset !== undefined && !/\bbyte \d/.test(message)) {
-    const at = ` (feature ${featureIndex} starts at byte ${byteOffset} of the file)`;
-    return { message: message.replace(/\.?$/, `${at}.`), featureIndex, byteOffset };
-  }
-  return { message, featureIndex, byteOffset };
+  const { featureIndex, byteOffset } = positionOf(e);
+  if (featureIndex === undefined || byteOffset !== undefined) return { message, featureIndex, byteOffset };
+  const found = stream?.byteOffsetOf(featureIndex);
+  if (found === undefined) return { message, featureIndex, byteOffset: found };
+  const at = ` (feature ${featureIndex} starts at byte ${found} of the file)`;
+  return { message: message.replace(/\.?$/, `${at}.`), featureIndex, byteOffset: found };
 }
 
 /**
  * The ingest of one uploaded object (an `s3:ObjectCreated` event): claims the upload job the key names,
- * streams the object through `FeatureStream` into exactly the recreate/append of a request body (same
+ * streams the object through `GeojsonFileReader` into exactly the recreate/append of a request body (same
  * validation, derived columns, field_stats, one transaction), records the outcome and deletes the object.
  *
  * Idempotent under AWS's retries: only an `awaiting_upload` job is claimed, a `queued` one (the reaper
@@ -78,56 +91,54 @@ export async function ingestUpload(db: Db, bucket: string, key: string): Promise
     log('warn', 'upload ingest: an object that names no upload job', { bucket, key });
     return 'skipped';
   }
-  const [row] = await db.sql`
-    update jobs set state = 'running', started_at = now(), heartbeat_at = now(), attempts = attempts + 1,
-      processed = 0, total = null, error = null
-    where id = ${jobId}::uuid and kind = 'upload'
-      and (state in ('awaiting_upload', 'queued')
-        or (state = 'running' and started_at < now() - interval '16 minutes'))
-    returning input`;
-  if (!row) {
-    const [job] = await db.sql`select state from jobs where id = ${jobId}::uuid`;
-    if (!job || job.state === 'succeeded' || job.state === 'failed') await removeObject(bucket, key);
+  const claimed = await claimAttempt(db.sql, jobId, 'upload');
+  if (!claimed) {
+    const state = await jobState(db.sql, jobId);
+    if (!state || state === 'succeeded' || state === 'failed') await removeObject(bucket, key);
     return 'skipped';
   }
-  const input = row.input as UploadInput;
+  const input = claimed as UploadInput;
   const progress = new Progress(db, jobId);
   const stopHeartbeat = startHeartbeat(db.sql, jobId);
-  let stream: FeatureStream | undefined;
+  let stream: GeojsonFileReader | undefined;
   let body: AsyncIterable<Uint8Array> | undefined;
   try {
     const max = maxUploadBytes();
     const object = await getObjectStream(bucket, key);
     body = object.body;
     if (object.size !== undefined && object.size > max) {
-      throw new HttpError(
-        413,
+      throw new JobInputError(
         `The file (${object.size} bytes) is larger than the upload limit of ${max} bytes.`,
       );
     }
-    stream = new FeatureStream(body, { maxBytes: max, onProgress: (n) => progress.report(n) });
+    stream = new GeojsonFileReader(body, { maxBytes: max, onProgress: (n) => progress.report(n) });
     const write = input.action === 'append' ? appendGeodataset : recreateGeodataset;
     const result = await write(db, stream, input.options);
     await stopHeartbeat();
     await progress.flush();
-    await db.sql`
-      update jobs set state = 'succeeded', result = ${db.sql.json(result as any)},
-        processed = ${result.added}, total = ${result.added}, finished_at = now()
-      where id = ${jobId}::uuid`;
+    await finishAttempt(db.sql, jobId, {
+      state: 'succeeded',
+      result,
+      processed: result.added,
+      total: result.added,
+    });
     return 'succeeded';
   } catch (e) {
     (body as { destroy?: () => void } | undefined)?.destroy?.();
     const failure = describeFailure(e, stream);
-    if (!(e instanceof HttpError)) log('error', 'upload ingest failed', { jobId, error: failure.message });
+    if (!(e instanceof HttpError || e instanceof JobInputError)) {
+      log('error', 'upload ingest failed', { jobId, error: failure.message });
+    }
     await stopHeartbeat();
     await progress.flush();
     const { featureIndex, byteOffset } = failure;
     const detail = featureIndex === undefined ? null : { featureIndex, byteOffset: byteOffset ?? null };
-    await db.sql`
-      update jobs set state = 'failed', error = ${failure.message},
-        result = ${detail ? db.sql.json(detail) : null},
-        processed = ${stream?.count ?? 0}, finished_at = now()
-      where id = ${jobId}::uuid`;
+    await finishAttempt(db.sql, jobId, {
+      state: 'failed',
+      error: failure.message,
+      detail,
+      processed: stream?.count ?? 0,
+    });
     return 'failed';
   } finally {
     await removeObject(bucket, key);

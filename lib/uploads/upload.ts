@@ -2,7 +2,8 @@ import type { Db, Queryable } from '#lib/db/index.ts';
 import { badRequest, payloadTooLarge } from '#lib/errors.ts';
 import { normalizeOptions } from '#lib/geodatasets/write/insertFeatures.ts';
 import type { WriteOptions } from '#lib/geodatasets/write/write.ts';
-import { createJob } from '#lib/jobs/jobs.ts';
+import { expireAwaiting } from '#lib/jobs/attempts.ts';
+import { createJob, failJob } from '#lib/jobs/jobs.ts';
 import { toNumber } from '#lib/numbers.ts';
 import { setting } from '#lib/settings.ts';
 import { INCOMING_PREFIX, presignPut } from './s3.ts';
@@ -86,9 +87,7 @@ export async function createUpload(db: Db, body: Record<string, unknown>) {
   try {
     signed = await presignPut(uploadKey(job.id), UPLOAD_URL_SECONDS, size ?? undefined);
   } catch (e) {
-    await db.sql`
-      update jobs set state = 'failed', error = 'No upload URL could be made.', finished_at = now()
-      where id = ${job.id}::uuid`;
+    await failJob(db.sql, job.id, 'No upload URL could be made.');
     throw e;
   }
   return {
@@ -102,11 +101,5 @@ export async function createUpload(db: Db, body: Record<string, unknown>) {
  * Runs when an upload is requested and on the ingest function's schedule. Returns how many it failed.
  */
 export async function expireUploads(sql: Queryable, graceSeconds = UPLOAD_GRACE_SECONDS): Promise<number> {
-  const rows = await sql`
-    update jobs set state = 'failed', finished_at = now(),
-      error = 'No file was uploaded before the upload URL expired.'
-    where kind = 'upload' and state = 'awaiting_upload'
-      and (input->>'expiresAt')::timestamptz + make_interval(secs => ${graceSeconds}) < now()
-    returning id`;
-  return rows.length;
+  return expireAwaiting(sql, 'upload', graceSeconds, 'No file was uploaded before the upload URL expired.');
 }

@@ -1,5 +1,5 @@
 import type { TxSql } from '#lib/db/index.ts';
-import { badRequest } from '#lib/errors.ts';
+import { badRequest, HttpError } from '#lib/errors.ts';
 import { assertDatasetName, safeTable } from '../catalog.ts';
 import type { PropertyTypeCounts } from '../extents.ts';
 import type { StatsAccumulator } from '../fieldStats.ts';
@@ -17,17 +17,31 @@ const DEFAULT_BATCH = 4000;
 /**
  * Features arriving one at a time from a streaming parser (lib/uploads: an uploaded file read from S3).
  * Passed as `geojson` to recreate/append, they go through the same validation, derived columns, stats and
- * transaction as a request body; the parser's errors (HttpError 400) roll the write back like any other.
+ * transaction as a request body; the parser's errors roll the write back like any other.
  */
-export type FeatureStream = AsyncIterable<unknown>;
+export type StreamedFeatures = AsyncIterable<unknown>;
 
-export function isFeatureStream(x: unknown): x is FeatureStream {
-  return typeof (x as FeatureStream)?.[Symbol.asyncIterator] === 'function';
+/**
+ * A 400: the database refused a feature's values. `featureIndex` is the feature (or the first of the
+ * batch it could not tell apart); the answer's body is the message alone, and an upload job records the
+ * index as where its file failed (lib/uploads/ingest.ts).
+ */
+export class RefusedByDatabase extends HttpError {
+  constructor(
+    message: string,
+    public readonly featureIndex: number,
+  ) {
+    super(400, message);
+  }
+}
+
+export function isStreamedFeatures(x: unknown): x is StreamedFeatures {
+  return typeof (x as StreamedFeatures)?.[Symbol.asyncIterator] === 'function';
 }
 
 /** The features of `geojson`: a stream as is, anything else through `featureSource`. */
-export function sourceOf(geojson: unknown): Iterable<unknown> | FeatureStream {
-  return isFeatureStream(geojson) ? geojson : featureSource(geojson);
+export function sourceOf(geojson: unknown): Iterable<unknown> | StreamedFeatures {
+  return isStreamedFeatures(geojson) ? geojson : featureSource(geojson);
 }
 
 export function optionalProp(v: unknown, field: string): string | null {
@@ -147,7 +161,7 @@ export async function insertFeatures(
   tx: TxSql,
   table: string,
   propertiesType: 'json' | 'jsonb',
-  source: Iterable<unknown> | FeatureStream,
+  source: Iterable<unknown> | StreamedFeatures,
   derive: Derive,
   stats: StatsAccumulator | null,
   types: PropertyTypeCounts | null,
@@ -176,11 +190,15 @@ export async function insertFeatures(
         const line = /(?:^|\n)COPY \S+, line (\d+)/.exec(String((e as { where?: string })?.where ?? ''));
         if (isInputError(e) && line) {
           const at = first + Number(line[1]) - 1;
-          throw badRequest(`Feature ${at}: the database refused it (${(e as Error).message}).`);
+          throw new RefusedByDatabase(
+            `Feature ${at}: the database refused it (${(e as Error).message}).`,
+            at,
+          );
         }
         if (isInputError(e)) {
-          throw badRequest(
+          throw new RefusedByDatabase(
             `Features ${first}-${first + rows.length - 1}: the database refused them (${(e as Error).message}).`,
+            first,
           );
         }
         throw e;
@@ -209,7 +227,7 @@ export async function insertFeatures(
   };
 
   try {
-    if (isFeatureStream(source)) {
+    if (isStreamedFeatures(source)) {
       for await (const raw of source)
         if (take(raw)) await cut();
         else if (index % YIELD_EVERY === 0) await ioTurn();

@@ -14,9 +14,9 @@ import { mergeStats, StatsAccumulator, type StoredStats } from '../fieldStats.ts
 import { createRankLevels, dropRankLevels, renameRankLevels } from '../rank.ts';
 import {
   deriveOf,
-  type FeatureStream,
   insertFeatures,
   normalizeOptions,
+  type StreamedFeatures,
   sourceOf,
 } from './insertFeatures.ts';
 
@@ -81,7 +81,7 @@ async function reserveDataset(
  */
 async function lockOrCreate(
   tx: TxSql,
-  source: Iterable<unknown> | FeatureStream,
+  source: Iterable<unknown> | StreamedFeatures,
   o: Required<WriteOptions>,
   tuning: WriteTuning,
   copy: boolean,
@@ -99,7 +99,7 @@ async function writeNewTable(
   tx: TxSql,
   id: number,
   table: string,
-  source: Iterable<unknown> | FeatureStream,
+  source: Iterable<unknown> | StreamedFeatures,
   o: Required<WriteOptions>,
   tuning: WriteTuning,
   copy: boolean,
@@ -130,7 +130,7 @@ async function writeNewTable(
  * fresh table `gd_<id>_<generation>` (indexed, analyzed), then the old table is dropped and the new one
  * takes its name, and the catalog row is updated, all in one transaction. Readers see the old data
  * until commit; any invalid feature or error leaves everything as it was. `geojson` is a FeatureCollection or Feature, as an object or JSON text,
- * or a `FeatureStream` of features.
+ * or `StreamedFeatures`.
  *
  * @example await recreateGeodataset(db, fc, { name: 'rovers', startProp: 'time', groupIdProp: 'sol,site' })
  */

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { FeatureStream } from '#lib/uploads/featureStream.ts';
+import { JobInputError } from '#lib/jobs/inputError.ts';
+import { GeojsonFileReader } from '#lib/uploads/geojsonFileReader.ts';
 
 /** The text as byte chunks of `size` (cutting through multi-byte characters and escapes). */
 async function* chunks(text: string, size: number) {
@@ -9,7 +10,7 @@ async function* chunks(text: string, size: number) {
 
 async function read(text: string, size: number) {
   const out: unknown[] = [];
-  for await (const f of new FeatureStream(chunks(text, size))) out.push(f);
+  for await (const f of new GeojsonFileReader(chunks(text, size))) out.push(f);
   return out;
 }
 
@@ -17,7 +18,7 @@ async function error(text: string, size = 7) {
   try {
     await read(text, size);
   } catch (e) {
-    return e as Error & { statusCode: number; extra: Record<string, unknown> };
+    return e as JobInputError;
   }
   throw new Error('no error');
 }
@@ -50,7 +51,7 @@ const tricky = {
   bbox: [0, 0, 1, 2],
 };
 
-describe('FeatureStream', () => {
+describe('GeojsonFileReader', () => {
   it.each(SIZES)('hands out every feature whatever the chunk size (%i bytes)', async (size) => {
     expect(await read(JSON.stringify(tricky), size)).toEqual(tricky.features);
     expect(await read(JSON.stringify(tricky, null, 2), size)).toEqual(tricky.features);
@@ -75,7 +76,7 @@ describe('FeatureStream', () => {
 
   it('counts features and bytes, and knows where each recent feature starts (in bytes)', async () => {
     const text = JSON.stringify(tricky);
-    const s = new FeatureStream(chunks(text, 5));
+    const s = new GeojsonFileReader(chunks(text, 5));
     const seen: number[] = [];
     for await (const _ of s) seen.push(s.count);
     expect(seen).toEqual([1, 2, 3]);
@@ -102,7 +103,7 @@ describe('FeatureStream', () => {
     ['', /empty/],
   ])('refuses %s', async (text, message) => {
     const e = await error(text);
-    expect(e.statusCode).toBe(400);
+    expect(e).toBeInstanceOf(JobInputError);
     expect(e.message).toMatch(message);
   });
 
@@ -112,19 +113,20 @@ describe('FeatureStream', () => {
     const at = Buffer.byteLength(text.slice(0, text.indexOf('{"s":x')));
     expect(at).not.toBe(text.indexOf('{"s":x'));
     expect(e.message).toContain(`Feature 2 (at byte ${at})`);
-    expect(e.extra).toEqual({ featureIndex: 2, byteOffset: at });
+    expect(e.detail).toEqual({ featureIndex: 2, byteOffset: at });
   });
 
-  it('stops at maxBytes with 413', async () => {
+  it('stops at maxBytes', async () => {
     const text = JSON.stringify(tricky);
-    const s = new FeatureStream(chunks(text, 16), { maxBytes: 100 });
+    const s = new GeojsonFileReader(chunks(text, 16), { maxBytes: 100 });
     let e: any;
     try {
       for await (const _ of s);
     } catch (x) {
       e = x;
     }
-    expect(e.statusCode).toBe(413);
+    expect(e).toBeInstanceOf(JobInputError);
+    expect(e.message).toMatch(/larger than the upload limit of 100 bytes/);
     expect(s.bytesRead).toBeLessThanOrEqual(116);
   });
 });

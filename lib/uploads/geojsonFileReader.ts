@@ -1,5 +1,5 @@
 import { StringDecoder } from 'node:string_decoder';
-import { badRequest, HttpError } from '#lib/errors.ts';
+import { JobInputError } from '#lib/jobs/inputError.ts';
 
 /**
  * A streaming reader of a GeoJSON file's `features[*]`: it follows the JSON structure chunk by chunk
@@ -11,16 +11,17 @@ import { badRequest, HttpError } from '#lib/errors.ts';
  * Why not stream-json: on the 200,000-point file (41 MB) its parser + `pick` + `streamArray` took 8-10 times
  * as long as `JSON.parse` of the same text (docs/uploads.md); this reader stays close to `JSON.parse`.
  *
- * Errors are 400s (`HttpError`) naming the feature index and the byte offset in the file.
+ * It is the upload job's reader: its errors are `JobInputError`s naming the feature index and the byte
+ * offset in the file.
  */
-export interface FeatureStreamOptions {
-  /** More bytes than this: a 413 error (the upload limit, for files whose size was not declared). */
+export interface GeojsonFileReaderOptions {
+  /** More bytes than this: an error (the upload limit, for files whose size was not declared). */
   maxBytes?: number;
   /** Called after each chunk with the features handed out and the bytes read so far. */
   onProgress?: (features: number, bytes: number) => void;
 }
 
-export class FeatureStream implements AsyncIterable<unknown> {
+export class GeojsonFileReader implements AsyncIterable<unknown> {
   /** Features handed out so far. */
   count = 0;
   /** Bytes of the file read so far. */
@@ -30,7 +31,7 @@ export class FeatureStream implements AsyncIterable<unknown> {
 
   constructor(
     private readonly chunks: AsyncIterable<Uint8Array | string>,
-    private readonly options: FeatureStreamOptions = {},
+    private readonly options: GeojsonFileReaderOptions = {},
   ) {}
 
   /** The byte offset where feature `index` starts, if it is one of the recent ones. */
@@ -80,10 +81,13 @@ export class FeatureStream implements AsyncIterable<unknown> {
         self.count++; // before the consumer sees it: its errors can ask for byteOffsetOf(index)
         return feature;
       } catch (e) {
-        throw badRequest(`Feature ${index} (at byte ${at}): not valid JSON (${(e as Error).message}).`, {
-          featureIndex: index,
-          byteOffset: at,
-        });
+        throw new JobInputError(
+          `Feature ${index} (at byte ${at}): not valid JSON (${(e as Error).message}).`,
+          {
+            featureIndex: index,
+            byteOffset: at,
+          },
+        );
       }
     }
 
@@ -93,7 +97,7 @@ export class FeatureStream implements AsyncIterable<unknown> {
       this.bytesRead += typeof chunk === 'string' ? Buffer.byteLength(chunk) : chunk.byteLength;
       const max = this.options.maxBytes;
       if (max !== undefined && this.bytesRead > max) {
-        throw new HttpError(413, `The file is larger than the upload limit of ${max} bytes.`);
+        throw new JobInputError(`The file is larger than the upload limit of ${max} bytes.`);
       }
       // Keep only what is still needed: the feature being read and the member name being read.
       let keep = buf.length;
@@ -187,12 +191,14 @@ export class FeatureStream implements AsyncIterable<unknown> {
         }
         if (c === 0x7b || c === 0x5b) {
           if (depth === 0 && c !== 0x7b) {
-            throw badRequest('The file must hold a GeoJSON FeatureCollection object (it starts with [).');
+            throw new JobInputError(
+              'The file must hold a GeoJSON FeatureCollection object (it starts with [).',
+            );
           }
           depth++;
           if (depth === 1) expectKey = true;
           else if (depth === 2 && lastKey === 'features' && !seenFeatures) {
-            if (c !== 0x5b) throw badRequest('geojson.features must be an array of GeoJSON Features.');
+            if (c !== 0x5b) throw new JobInputError('geojson.features must be an array of GeoJSON Features.');
             seenFeatures = true;
             inFeatures = true;
             skeleton += buf.slice(skelFrom, i + 1);
@@ -208,14 +214,16 @@ export class FeatureStream implements AsyncIterable<unknown> {
             yield parseElement(i);
           }
           if (depth < 0)
-            throw badRequest(
+            throw new JobInputError(
               `The file is not valid JSON: unexpected '${buf[i - 1]}' at byte ${byteAt(i - 1)}.`,
             );
           continue;
         }
         if (c === 0x2c && depth === 1) expectKey = true;
         else if (depth === 0) {
-          throw badRequest(`The file must hold a GeoJSON FeatureCollection object (byte ${byteAt(i)}).`);
+          throw new JobInputError(
+            `The file must hold a GeoJSON FeatureCollection object (byte ${byteAt(i)}).`,
+          );
         }
         i++;
       }
@@ -223,21 +231,21 @@ export class FeatureStream implements AsyncIterable<unknown> {
     const tail = decoder.end();
     if (tail) buf += tail;
     if (elemFrom >= 0 || inFeatures) {
-      throw badRequest(
+      throw new JobInputError(
         `The file ends inside feature ${this.count} (after byte ${base + Buffer.byteLength(buf)}): it is truncated.`,
         { featureIndex: this.count },
       );
     }
     if (skelFrom >= 0) skeleton += buf.slice(skelFrom);
-    if (!skeleton.trim()) throw badRequest('The uploaded file is empty.');
+    if (!skeleton.trim()) throw new JobInputError('The uploaded file is empty.');
     let top: any;
     try {
       top = JSON.parse(skeleton);
     } catch (e) {
-      throw badRequest(`The file is not valid JSON outside its features: ${(e as Error).message}.`);
+      throw new JobInputError(`The file is not valid JSON outside its features: ${(e as Error).message}.`);
     }
     if (top === null || typeof top !== 'object' || Array.isArray(top)) {
-      throw badRequest('The file must hold a GeoJSON FeatureCollection or Feature object.');
+      throw new JobInputError('The file must hold a GeoJSON FeatureCollection or Feature object.');
     }
     if (top.type === 'Feature' && !seenFeatures) {
       this.starts[0] = 0;
@@ -246,11 +254,11 @@ export class FeatureStream implements AsyncIterable<unknown> {
       return;
     }
     if (top.type !== 'FeatureCollection') {
-      throw badRequest(
+      throw new JobInputError(
         `geojson must be a FeatureCollection or a Feature (got type ${JSON.stringify(top.type)}).`,
       );
     }
-    if (!seenFeatures) throw badRequest('geojson.features must be an array of GeoJSON Features.');
+    if (!seenFeatures) throw new JobInputError('geojson.features must be an array of GeoJSON Features.');
   }
 }
 
@@ -260,6 +268,6 @@ function parseKey(text: string, at: number): string {
   try {
     return JSON.parse(text);
   } catch {
-    throw badRequest(`The file is not valid JSON: a malformed member name at byte ${at}.`);
+    throw new JobInputError(`The file is not valid JSON: a malformed member name at byte ${at}.`);
   }
 }
