@@ -15,7 +15,6 @@ import { loadavg } from 'node:os';
 import postgres from 'postgres';
 import { compileCql2 } from '../lib/cql2/compile.ts';
 import { parseFilterParams } from '../lib/cql2/filter.ts';
-import { startEmbedded } from '../lib/db/embedded/start.ts';
 import { createDb, type Db } from '../lib/db/index.ts';
 import { sqlTextOf } from '../lib/db/sqlText.ts';
 import { type Geodataset, requireDataset, sqlTable } from '../lib/geodatasets/catalog.ts';
@@ -24,7 +23,8 @@ import { readQueryables } from '../lib/geodatasets/read/cql2/queryables.ts';
 import { cql2ReadFilter, cql2Target } from '../lib/geodatasets/read/cql2/readFilter.ts';
 import { parseReadFilters, sqlWhere } from '../lib/geodatasets/read/filters.ts';
 import { recreateGeodataset } from '../lib/geodatasets/write/write.ts';
-import { prepareDatabase } from '../scripts/devServer.ts';
+import { prepareDatabase } from '../local/devServer.ts';
+import { startEmbedded } from '../local/embedded/start.ts';
 import { featureCollectionText, points } from './data.ts';
 
 const N = Number(process.env.BENCH_POINTS ?? 20_000);

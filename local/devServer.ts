@@ -2,30 +2,30 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { createDb, parseDatabaseUrl } from '#lib/db/index.ts';
+import { migrate } from '#lib/db/migrate.ts';
+import { forgetConnectionsOf } from '#lib/events/connections.ts';
+import { INCOMING_PREFIX, RESPONSES_PREFIX } from '#lib/uploads/s3.ts';
+import { dataApiEnv } from './dataApi/standIn.ts';
 import {
   type EmbeddedDatabase,
   embeddedUrl,
   freePort,
   newPassword,
   startEmbedded,
-} from '../lib/db/embedded/start.ts';
-import { createDb, parseDatabaseUrl } from '../lib/db/index.ts';
-import { migrate } from '../lib/db/migrate.ts';
-import { forgetConnectionsOf } from '../lib/events/connections.ts';
-import { INCOMING_PREFIX, RESPONSES_PREFIX } from '../lib/uploads/s3.ts';
-import { dataApiEnv } from './dataApiStandIn.ts';
+} from './embedded/start.ts';
 
 export interface ServiceOptions {
   port?: number;
   /**
    * serverless-offline's own WebSocket port (default: a free port). Clients use `port`: the WebSocket
-   * answers there too (serverless/plugins/offline-websocket-on-http-port.cjs).
+   * answers there too (local/offline/websocket-on-http-port.cjs).
    */
   websocketPort?: number;
   /** A PostgreSQL/PostGIS server; without it the embedded database under `dataDir` is started. */
   databaseUrl?: string;
   dataDir?: string;
-  /** `prepareDataFolder(dataDir)` already under way (scripts/start.mjs starts it before its build). */
+  /** `prepareDataFolder(dataDir)` already under way (local/start.mjs starts it before its build). */
   dataFolderReady?: Promise<void>;
   /** Extra environment for the functions (AUTH, SESSION_TTL_MS, ...). */
   env?: Record<string, string>;
@@ -76,15 +76,18 @@ export interface RunningService {
  * The one way serverless-offline is started (`npm start`, the API tests, the benches). Without
  * serverless-offline's reload-handler flag: that flag made a new worker thread (a new "Lambda instance" with a new pool) for
  * every request; without it a worker serves one request at a time and is reused, as on Lambda
- * (docs/connections.md). Hot reload restarts the whole process instead (scripts/start.mjs).
+ * (docs/connections.md). Hot reload restarts the whole process instead (local/start.mjs).
  */
 /** Where the local build is (scripts/build.mjs `LOCAL_LOCATION`). */
 export const LOCAL_LOCATION = 'dist/offline';
 
 export const OFFLINE_ARGS = [
-  // Ends it when its starter is gone, even by SIGKILL (scripts/exitWithParent.cjs).
+  // Ends it when its starter is gone, even by SIGKILL (local/exitWithParent.cjs).
   '--require',
-  resolve('scripts/exitWithParent.cjs'),
+  resolve('local/exitWithParent.cjs'),
+  // The one place every function bundle's copy of lib/processWide.ts keeps its values (local/processWide.cjs).
+  '--require',
+  resolve('local/processWide.cjs'),
   join('node_modules', 'serverless', 'bin', 'serverless.js'),
   'offline',
   'start',
@@ -412,7 +415,7 @@ export async function startService(options: ServiceOptions = {}): Promise<Runnin
   /** Set once serverless-offline first answered: from then on an exit nobody asked for is restarted. */
   let serving = false;
   try {
-    // A new data folder's initdb (scripts/start.mjs starts it before its build) is the longest step of a
+    // A new data folder's initdb (local/start.mjs starts it before its build) is the longest step of a
     // first start: serverless-offline's start (about 4 s of CPU) waits for it rather than share its cores,
     // and runs beside the database's opening instead (docs/connections.md, "The embedded database's first
     // start"). On a restart the folder is ready at once.
@@ -531,13 +534,13 @@ export interface DevServerOptions {
   started?: number;
   /** The ms its build took (null: nothing had changed). */
   buildMs?: number | null;
-  /** Called on SIGINT/SIGTERM before the service stops (scripts/start.mjs: esbuild's watch). */
+  /** Called on SIGINT/SIGTERM before the service stops (local/start.mjs: esbuild's watch). */
   onStop?: () => unknown;
-  /** The embedded data folder's preparation, started before the build (scripts/start.mjs). */
+  /** The embedded data folder's preparation, started before the build (local/start.mjs). */
   dataFolderReady?: Promise<void>;
 }
 
-/** `npm start`: runs until SIGINT/SIGTERM; scripts/start.mjs restarts the service after each rebuild under `npm run dev`. */
+/** `npm start`: runs until SIGINT/SIGTERM; local/start.mjs restarts the service after each rebuild under `npm run dev`. */
 export async function runDevServer(o: DevServerOptions = {}): Promise<RunningService> {
   const started = o.started ?? Date.now();
   const port = Number(process.env.PORT) || 8888;

@@ -1,5 +1,5 @@
 // `npm start`: builds the local build when a source changed since its last build (scripts/build.mjs), then
-// serves the whole API through serverless-offline (scripts/devServer.ts runDevServer, the same start the
+// serves the whole API through serverless-offline (local/devServer.ts runDevServer, the same start the
 // tests and benches use). It holds no watcher.
 //
 // `npm run dev` (`--watch`): the same, and on every save esbuild's watch mode rebuilds and serverless-offline
@@ -7,8 +7,8 @@
 // reload-handler flag is not used.
 import { resolve } from 'node:path';
 import * as esbuild from 'esbuild';
-import { prepareDataFolder } from '../lib/db/embedded/dataFolder.mjs';
-import { buildLocal, buildLocalIfChanged, LOCAL_LOCATION, localBuildOptions } from './build.mjs';
+import { buildLocal, buildLocalIfChanged, LOCAL_LOCATION, localBuildOptions } from '../scripts/build.mjs';
+import { prepareDataFolder } from './embedded/dataFolder.mjs';
 
 const watch = process.argv.includes('--watch');
 const started = Date.now();
@@ -56,7 +56,7 @@ if (watch) {
 } else {
   buildMs = await buildLocalIfChanged();
 }
-const { runDevServer } = await import(`../${LOCAL_LOCATION}/dist/scripts/devServer.js`);
+const { runDevServer } = await import(`../${LOCAL_LOCATION}/dist/local/devServer.js`);
 const svc = await runDevServer({ started, buildMs, dataFolderReady, onStop: () => ctx?.dispose() });
 process.off('SIGINT', onEarlySignal);
 process.off('SIGTERM', onEarlySignal);

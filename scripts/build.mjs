@@ -1,4 +1,4 @@
-// Bundles every Lambda handler (functions/**/*.ts) and the TypeScript tools (scripts/*.ts, bench/*.ts)
+// Bundles every Lambda handler (functions/**/*.ts) and the TypeScript tools (local/**/*.ts, bench/*.ts)
 // with esbuild into dist/, as ESM for Node 20/22: one self-contained bundle per function, as it is packaged
 // and deployed. `node scripts/build.mjs` builds once, and builds the local build (below) too.
 //
@@ -37,7 +37,7 @@ function tsFiles(dir) {
 }
 
 export function entryPoints() {
-  return [...tsFiles('functions'), ...tsFiles('scripts'), ...tsFiles('bench')];
+  return [...tsFiles('functions'), ...tsFiles('local'), ...tsFiles('bench')];
 }
 
 export function buildOptions() {
@@ -83,7 +83,7 @@ function writePackageJson(dir) {
 }
 
 /**
- * The dependencies patched by `npm ci`'s postinstall (patch-package, patches/), each with a line only the
+ * The dependencies patched by `npm ci`'s postinstall (patch-package, local/patches/), each with a line only the
  * patched file holds. postgres.js: a query that fails while it is built no longer gives every later query
  * on its connection the answer of the one before (docs/connections.md, "A query that fails before it is
  * sent"). vt-pbf: an integer past 2^53 is written as a double, not a varint that throws (docs/tiles.md).
@@ -103,7 +103,9 @@ function dependenciesPatchedPlugin() {
         for (const [f, marker] of PATCHED) {
           if (!readFileSync(join(root, f), 'utf8').includes(marker))
             return {
-              errors: [{ text: `${f} is not patched: run \`npm ci\` (its postinstall applies patches/)` }],
+              errors: [
+                { text: `${f} is not patched: run \`npm ci\` (its postinstall applies local/patches/)` },
+              ],
             };
         }
       });
@@ -132,7 +134,7 @@ const LOCAL_STAMP = join(root, LOCAL_LOCATION, '.inputs-sha1');
 export function localBuildOptions() {
   return {
     ...commonOptions(),
-    entryPoints: [...tsFiles('functions'), ...tsFiles('scripts')],
+    entryPoints: [...tsFiles('functions'), ...tsFiles('local')],
     outdir: LOCAL_OUT,
     splitting: true,
     chunkNames: 'chunks/[name]-[hash]',
@@ -179,6 +181,7 @@ const INPUTS = [
   'functions',
   'lib',
   'scripts',
+  'local',
   'bench',
   'web',
   'sql',
@@ -187,7 +190,6 @@ const INPUTS = [
   'package.json',
   'package-lock.json',
   'tsconfig.json',
-  'patches',
 ];
 const STAMP = join(root, 'dist', '.inputs-sha1');
 

@@ -1,17 +1,9 @@
 import { randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import postgres from 'postgres';
-import { freePort } from '../lib/db/embedded/start.ts';
-import { parseDatabaseUrl } from '../lib/db/index.ts';
-import {
-  ApiError,
-  type Field,
-  FLOATS,
-  INTS,
-  type Param,
-  paramValue,
-  toPositional,
-} from './dataApiStatements.ts';
+import { parseDatabaseUrl } from '#lib/db/index.ts';
+import { freePort } from '../embedded/start.ts';
+import { ApiError, type Field, FLOATS, INTS, type Param, paramValue, toPositional } from './statements.ts';
 
 /**
  * A local stand-in for the RDS Data API (no emulator on npm works without Docker): the five operations

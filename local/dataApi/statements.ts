@@ -1,5 +1,5 @@
 /**
- * The statement side of the Data API stand-in (scripts/dataApiStandIn.ts): the Data API's named
+ * The statement side of the Data API stand-in (local/dataApi/standIn.ts): the Data API's named
  * parameters (`:name`, typed by `typeHint`) as PostgreSQL's positional ones, and its error shape.
  */
 import type postgres from 'postgres';

@@ -1,3 +1,3 @@
-/** Types of lib/db/embedded/dataFolder.mjs for TypeScript callers. */
+/** Types of local/embedded/dataFolder.mjs for TypeScript callers. */
 /** Makes `dir` (an absolute path) ready for PGlite: created when missing, given a database when empty. */
 export function prepareDataFolder(dir: string, signal?: AbortSignal): Promise<void>;

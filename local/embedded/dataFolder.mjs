@@ -1,5 +1,5 @@
-// Plain JavaScript, so that scripts/start.mjs can start a new data folder's initdb before its build is done
-// (docs/connections.md, "The embedded database's first start"); lib/db/embedded/start.ts uses it too.
+// Plain JavaScript, so that local/start.mjs can start a new data folder's initdb before its build is done
+// (docs/connections.md, "The embedded database's first start"); local/embedded/start.ts uses it too.
 import { execFile } from 'node:child_process';
 import { mkdirSync, readdirSync, renameSync, rmdirSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -36,7 +36,7 @@ async function initdbApart(dir, signal) {
 /**
  * Makes `dir` (an absolute path) ready for PGlite: created when missing, and given a database by
  * `initdb` when empty. A folder that holds something else is left to PGlite, which makes its database in it.
- * `signal` ends the initdb process (scripts/start.mjs on Ctrl-C or SIGTERM).
+ * `signal` ends the initdb process (local/start.mjs on Ctrl-C or SIGTERM).
  */
 export async function prepareDataFolder(dir, signal) {
   mkdirSync(dir, { recursive: true });

@@ -1,6 +1,8 @@
-// Types of lib/db/embedded/postgisBundle.mjs for TypeScript callers.
+// Types of local/embedded/postgisBundle.mjs for TypeScript callers.
 import type { Extension } from '@electric-sql/pglite';
 
+/** pglite-postgis's own bundle. */
+export function originalBundle(): string;
 /** Files of the bundle the service does without: the other extensions, upgrade and legacy scripts. */
 export function unneeded(name: string): boolean;
 /** The entries of tar archive `tar` for which `keep(name)` holds, as a tar archive. */

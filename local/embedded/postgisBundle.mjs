@@ -4,6 +4,7 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { gunzipSync, gzipSync } from 'node:zlib';
 import { postgis } from '@electric-sql/pglite-postgis';
+import drift from '../patches/drift.cjs';
 
 /**
  * PGlite loads an extension's whole bundle at every start: it unpacks it into its in-memory file system and
@@ -16,12 +17,13 @@ import { postgis } from '@electric-sql/pglite-postgis';
  * its functions read: `postgis-3.so`, the extension's control file and install script, and PROJ's data.
  * The bundle is made once from the package's own and kept under `node_modules/.cache/`, named by the
  * original's size and time, so an upgrade of the package makes a new one. `npm ci` makes it
- * (scripts/trimPostgisBundle.mjs, about 2 s), so that the first start does not; a start that finds it
- * missing makes it. Plain JavaScript, so that the install can run it without a build.
+ * (local/postinstall.mjs, about 2 s), so that the first start does not; a start that finds it
+ * missing makes it. Plain JavaScript, so that the install can run it without a build. A pglite-postgis whose
+ * setup no longer names its bundle by a file URL stops the start (local/patches/drift.cjs).
  */
 
 /** pglite-postgis's own bundle. */
-function originalBundle() {
+export function originalBundle() {
   return join(
     dirname(createRequire(import.meta.url).resolve('@electric-sql/pglite-postgis')),
     'postgis.tar.gz',
@@ -98,7 +100,12 @@ export function trimmedPostgis() {
     name: 'postgis',
     async setup(pg, emscriptenOpts) {
       const result = await postgis.setup(pg, emscriptenOpts);
-      if (!(result.bundlePath instanceof URL) || result.bundlePath.protocol !== 'file:') return result;
+      if (!(result.bundlePath instanceof URL) || result.bundlePath.protocol !== 'file:')
+        throw new drift.PatchDriftError(
+          'postgis-bundle',
+          "pglite-postgis's setup() gave no file URL as its bundlePath",
+        );
+      // A bundle that cannot be made here (a read-only node_modules) leaves the package's own.
       try {
         return { ...result, bundlePath: pathToFileURL(trimmedBundle(fileURLToPath(result.bundlePath))) };
       } catch {

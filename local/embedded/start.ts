@@ -47,7 +47,7 @@ export function embeddedUrl(port: number, password: string): string {
  * Starts PGlite with PostGIS on `dataDir` (created when missing; `memory://` for a throwaway one, which
  * comes back empty if PGlite has to be restarted) and serves it on a loopback port with a random
  * password, so the ordinary postgres.js driver reaches it with `url` (docs/connections.md).
- * `folderReady`: `prepareDataFolder(dataDir)` already under way (scripts/start.mjs starts it before its build).
+ * `folderReady`: `prepareDataFolder(dataDir)` already under way (local/start.mjs starts it before its build).
  */
 export async function startEmbedded(
   dataDir = setting('DATA_DIR'),

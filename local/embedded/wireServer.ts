@@ -1,7 +1,13 @@
+// One piece, though over 300 lines: every method of PGliteWireServer reads or changes the same four things
+// (the queue of units, the client that holds the session, the clients, whether PGlite is up), and each rule
+// below is an order between those changes (a client's close against its running unit, PGlite's failure
+// against the queue, the idle timer against the holder); split in two, each half would reach into the
+// other's state. What holds no such state is apart: the wire format (protocol.ts, startupPacket.ts) and the
+// units handed to PGlite (units.ts).
 import { createHash, timingSafeEqual } from 'node:crypto';
 import { createServer, type Server, type Socket } from 'node:net';
 import type { PGlite } from '@electric-sql/pglite';
-import { log } from '../../log.ts';
+import { log } from '#lib/log.ts';
 import {
   cleartextPasswordRequest,
   endWith,
@@ -12,6 +18,21 @@ import {
   startupParameters,
 } from './protocol.ts';
 import { takeStartupPacket } from './startupPacket.ts';
+import {
+  bytesNeeded,
+  type Client,
+  COPY_MESSAGES,
+  countReadyRequests,
+  FLUSH,
+  fixReadyForQuery,
+  QUERY,
+  STARTUP_PACKET,
+  SYNC,
+  SYNC_MESSAGE,
+  TERMINATE,
+  UNIT_BYTES,
+  type Unit,
+} from './units.ts';
 
 /**
  * Serves one PGlite database to many PostgreSQL wire-protocol clients (docs/connections.md, "The embedded
@@ -34,86 +55,6 @@ import { takeStartupPacket } from './startupPacket.ts';
  * by another. If PGlite fails anyway (its WASM exits or throws), every client is ended, new ones are
  * refused with 57P03 while PGlite is opened again on the same data folder, and serving resumes.
  */
-
-interface Client {
-  id: number;
-  socket: Socket;
-  phase: 'startup' | 'password' | 'session' | 'ended';
-  /** Its start-up ran in PGlite: it has session state that a restart of PGlite loses. */
-  inSession: boolean;
-  user: string;
-  /** Bytes received and not yet read as messages. */
-  buf: Buffer;
-  /** Chunks received after `buf`, joined to it only once the message being received is whole. */
-  chunks: Buffer[];
-  received: number;
-  /** The length `buf` needs before the next message (or its header) can be read. */
-  need: number;
-  /** The messages of the unit being gathered (up to its Sync, Query or Flush). */
-  pending: Buffer[];
-  pendingBytes: number;
-  /** Its units in the queue; while it has one, its socket is paused (backpressure). */
-  queued: number;
-}
-
-interface Unit {
-  client: Client;
-  data: Uint8Array;
-  /** Ends with Sync or a simple Query: the client's exchange is complete (unless in a transaction). */
-  complete: boolean;
-  /** ReadyForQuery messages the client expects for this unit (one per Sync/Query, one for start-up). */
-  expectedReady: number;
-}
-
-const STARTUP_PACKET = (() => {
-  const params = Buffer.from('user\0postgres\0database\0postgres\0\0');
-  const head = Buffer.alloc(8);
-  head.writeInt32BE(8 + params.length, 0);
-  head.writeInt32BE(196608, 4);
-  return Buffer.concat([head, params]);
-})();
-
-/** Gathered messages are handed to PGlite at this size even without a Sync (their memory stays bounded). */
-const UNIT_BYTES = 8 * 1024 * 1024;
-
-const SYNC = 0x53;
-const QUERY = 0x51;
-const FLUSH = 0x48;
-const TERMINATE = 0x58;
-const SYNC_MESSAGE = Buffer.from([SYNC, 0, 0, 0, 4]);
-/** CopyData, CopyDone, CopyFail. */
-const COPY_MESSAGES = new Set([0x64, 0x63, 0x66]);
-
-/**
- * PGlite answers an error with ErrorResponse + ReadyForQuery at once, and the client's Sync then gets a
- * second ReadyForQuery; a pipelining client (postgres.js) takes the extra one as the end of its next
- * query, which then comes back empty. Keep only as many ReadyForQuery messages as the client asked for
- * (the last ones), and report the transaction status of the last ('I' idle, 'T' in a transaction,
- * 'E' failed transaction).
- */
-export function fixReadyForQuery(raw: Buffer, expected: number): { data: Buffer; status: string | null } {
-  const messages: Buffer[] = [];
-  for (let o = 0; o + 5 <= raw.length; ) {
-    const len = 1 + raw.readInt32BE(o + 1);
-    messages.push(raw.subarray(o, o + len));
-    o += len;
-  }
-  let extra = messages.filter((m) => m[0] === 0x5a).length - expected;
-  const kept = messages.filter((m) => !(m[0] === 0x5a && extra-- > 0));
-  const ready = kept.filter((m) => m[0] === 0x5a).at(-1);
-  return { data: Buffer.concat(kept), status: ready ? String.fromCharCode(ready[5]) : null };
-}
-
-function countReadyRequests(messages: Buffer[]): number {
-  return messages.filter((m) => m[0] === SYNC || m[0] === QUERY).length;
-}
-
-/** How many bytes `client.buf` must hold before `read` can take its next packet or message. */
-function bytesNeeded(client: Client): number {
-  const { buf } = client;
-  if (client.phase === 'startup') return buf.length < 8 ? 8 : buf.readInt32BE(0);
-  return buf.length < 5 ? 5 : 1 + buf.readInt32BE(1);
-}
 
 const sha256 = (text: string) => createHash('sha256').update(text).digest();
 

@@ -13,7 +13,11 @@
 //   echoed with `Access-Control-Allow-Credentials: true` and `Vary: Origin` (serverless/plugins/cors-origins.cjs).
 // This plugin wraps serverless-offline's onPreResponse hook so that local answers are exactly those.
 
-const { allowedOrigins } = require('./corsOrigins.cjs');
+const { dirname, join } = require('node:path');
+const { allowedOrigins } = require('../../serverless/plugins/corsOrigins.cjs');
+const { expectShape, expectSource, requireFrom } = require('../patches/drift.cjs');
+
+const PATCH = 'offline/cors';
 
 const ALLOW_HEADERS = 'Content-Type,X-Amz-Date,Authorization,X-Api-Key,X-Amz-Security-Token,X-Amz-User-Agent';
 const CORS_HEADERS = [
@@ -97,6 +101,21 @@ function wrap(onPreResponse) {
   };
 }
 
+/**
+ * The prototype of hapi's server as serverless-offline uses it, with what this patch wraps and calls; throws a
+ * PatchDriftError when hapi or serverless-offline moved (local/patches/drift.cjs).
+ */
+function target(servicePath) {
+  const hapi = requireFrom(PATCH, '@hapi/hapi', [servicePath]);
+  const proto = Object.getPrototypeOf(hapi.server());
+  for (const m of ['ext', 'route', 'match'])
+    expectShape(PATCH, typeof proto[m] === 'function', `hapi's server has no ${m}()`);
+  // serverless-offline's own CORS headers come from an onPreResponse extension of its HTTP server.
+  const src = dirname(require.resolve('serverless-offline', { paths: [servicePath] }));
+  expectSource(PATCH, join(src, 'events', 'http', 'HttpServer.js'), ['ext("onPreResponse"']);
+  return proto;
+}
+
 class OfflineCors {
   constructor(serverless) {
     this.hooks = {
@@ -105,14 +124,8 @@ class OfflineCors {
   }
 
   patch(serverless) {
-    let hapi;
-    try {
-      hapi = require(require.resolve('@hapi/hapi', { paths: [serverless.config.servicePath] }));
-    } catch {
-      return;
-    }
+    const proto = target(serverless.config.servicePath);
     const origins = allowedOrigins(serverless.service.provider?.environment?.CORS_ORIGINS);
-    const proto = Object.getPrototypeOf(hapi.server());
     if (proto.ext.awsCors) return;
     const { ext, route } = proto;
     proto.ext = function (events, method, options) {
@@ -131,3 +144,4 @@ class OfflineCors {
 }
 
 module.exports = OfflineCors;
+module.exports.target = target;

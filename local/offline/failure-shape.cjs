@@ -8,6 +8,11 @@
 // (6 MB) and 10 MB reaches the function, whose refusal (lib/http/middleware/bodyLimit.ts) has our shape.
 // Both now have it and name the limit.
 
+const { dirname } = require('node:path');
+const { expectShape, requireFrom } = require('../patches/drift.cjs');
+
+const PATCH = 'offline/failure-shape';
+
 /** serverless-offline's body limit (its routes' `payload.maxBytes`). */
 const OFFLINE_MAX_BYTES = 10 * 1024 * 1024;
 
@@ -49,15 +54,32 @@ function patchHapi(hapi) {
   return true;
 }
 
+/**
+ * hapi as serverless-offline uses it, with the server methods this patch wraps and the Boom answer shape
+ * `reshape` reads; throws a PatchDriftError when they moved (local/patches/drift.cjs).
+ */
+function target(servicePath) {
+  const hapi = requireFrom(PATCH, '@hapi/hapi', [servicePath]);
+  const proto = Object.getPrototypeOf(hapi.server());
+  for (const m of ['start', 'ext'])
+    expectShape(PATCH, typeof proto[m] === 'function', `hapi's server has no ${m}()`);
+  const Boom = requireFrom(PATCH, '@hapi/boom', [
+    dirname(require.resolve('@hapi/hapi', { paths: [servicePath] })),
+  ]);
+  const boom = Boom.entityTooLarge();
+  expectShape(
+    PATCH,
+    boom.isBoom && boom.output?.statusCode === 413 && typeof boom.output.payload === 'object',
+    'a Boom error no longer has `isBoom` and `output.{statusCode, payload}`',
+  );
+  return hapi;
+}
+
 class OfflineFailureShape {
   constructor(serverless) {
     this.hooks = {
       'before:offline:start:init': () => {
-        try {
-          patchHapi(require(require.resolve('@hapi/hapi', { paths: [serverless.config.servicePath] })));
-        } catch {
-          // hapi not where this version keeps it: serverless-offline answers as it always did
-        }
+        patchHapi(target(serverless.config.servicePath));
       },
     };
   }
@@ -65,4 +87,5 @@ class OfflineFailureShape {
 
 module.exports = OfflineFailureShape;
 module.exports.reshape = reshape;
+module.exports.target = target;
 module.exports.failureMessage = failureMessage;

@@ -8,9 +8,12 @@
 // taken from the service and the database: an items page of 1,000 features (202 KB) takes 4.6 ms to gzip
 // at level 6 and 2.3 ms at level 1, for 43.6 KB against 48.0 KB. This plugin makes hapi's encoder use
 // level 1 where the route names no level. If hapi's compression module is not where this version keeps it,
-// the plugin does nothing.
+// or no longer looks as it did, serverless-offline does not start (local/patches/drift.cjs).
 
 const { dirname, join } = require('node:path');
+const { expectShape, PatchDriftError } = require('../patches/drift.cjs');
+
+const PATCH = 'offline/fast-gzip';
 
 /** zlib's fastest level. */
 const LEVEL = 1;
@@ -43,9 +46,33 @@ function fastGzip(Compression) {
   return true;
 }
 
+/** hapi's `Compression` as serverless-offline uses it, checked for what `fastGzip` calls; throws a PatchDriftError. */
+function target(servicePath) {
+  const Compression = compressionModule(servicePath);
+  if (!Compression)
+    throw new PatchDriftError(PATCH, "hapi's lib/compression.js is not found beside serverless-offline");
+  expectShape(PATCH, typeof Compression.prototype?.encoder === 'function', 'Compression has no encoder()');
+  const { encoders } = new Compression();
+  for (const e of ['gzip', 'deflate'])
+    expectShape(PATCH, typeof encoders?.[e] === 'function', `Compression has no ${e} encoder`);
+  return Compression;
+}
+
 class OfflineFastGzip {
   constructor(serverless) {
-    fastGzip(compressionModule(serverless.config.servicePath));
+    // Patched now (before serverless-offline makes its server); a drift stops `serverless offline` only, not
+    // another command (`serverless package`) that loads the plugins too.
+    let drift = null;
+    try {
+      fastGzip(target(serverless.config.servicePath));
+    } catch (e) {
+      drift = e;
+    }
+    this.hooks = {
+      'before:offline:start:init': () => {
+        if (drift) throw drift;
+      },
+    };
   }
 }
 
@@ -53,3 +80,4 @@ module.exports = OfflineFastGzip;
 module.exports.compressionModule = compressionModule;
 module.exports.fastGzip = fastGzip;
 module.exports.LEVEL = LEVEL;
+module.exports.target = target;

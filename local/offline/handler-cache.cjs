@@ -17,10 +17,14 @@
 // that remembers each handler's function, per service path and handler string, so the runner's import
 // finds the remembered one. A failed lookup (a handler missing, say mid-rebuild) is not remembered and is
 // tried again on the next request. `npm start` restarts serverless-offline after a rebuild
-// (scripts/start.mjs), so a new build is always looked up afresh. If the file is not where this version
-// keeps it, the plugin does nothing and serverless-offline behaves as it always did.
+// (local/start.mjs), so a new build is always looked up afresh. If the file is not where this version
+// keeps it, or serverless-offline's runner no longer imports `load` from it, serverless-offline does not start
+// (local/patches/drift.cjs).
 
 const { dirname, join } = require('node:path');
+const { expectShape, expectSource, PatchDriftError } = require('../patches/drift.cjs');
+
+const PATCH = 'offline/handler-cache';
 
 const USER_FUNCTION = join(
   'lambda',
@@ -61,12 +65,35 @@ function rememberHandlers(mod) {
   return true;
 }
 
+/** The runtime's UserFunction module as serverless-offline's runner imports it; throws a PatchDriftError. */
+function target(servicePath) {
+  const mod = userFunctionModule(servicePath);
+  if (!mod) throw new PatchDriftError(PATCH, `serverless-offline's ${USER_FUNCTION} is not found`);
+  expectShape(PATCH, typeof mod.load === 'function', `${USER_FUNCTION} exports no load()`);
+  const src = dirname(require.resolve('serverless-offline', { paths: [servicePath] }));
+  const runner = join(src, 'lambda', 'handler-runner', 'in-process-runner', 'InProcessRunner.js');
+  expectSource(PATCH, runner, ['import { load } from "./aws-lambda-ric/UserFunction.js"']);
+  return mod;
+}
+
 class OfflineHandlerCache {
   constructor(serverless) {
-    rememberHandlers(userFunctionModule(serverless.config.servicePath));
+    // Patched now; a drift stops `serverless offline` only, not `serverless package`.
+    let drift = null;
+    try {
+      rememberHandlers(target(serverless.config.servicePath));
+    } catch (e) {
+      drift = e;
+    }
+    this.hooks = {
+      'before:offline:start:init': () => {
+        if (drift) throw drift;
+      },
+    };
   }
 }
 
 module.exports = OfflineHandlerCache;
 module.exports.rememberHandlers = rememberHandlers;
 module.exports.userFunctionModule = userFunctionModule;
+module.exports.target = target;

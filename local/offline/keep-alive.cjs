@@ -13,7 +13,11 @@
 // client idle for about a minute and held up for a second exactly then. The headers timeout stays above
 // the keep-alive timeout, as Node requires.
 
+const { dirname, join } = require('node:path');
 const http = require('node:http');
+const { expectShape, expectSource } = require('../patches/drift.cjs');
+
+const PATCH = 'offline/keep-alive';
 
 /** How long an idle keep-alive connection stays open, in ms. */
 const KEEP_ALIVE_MS = 65_000;
@@ -33,14 +37,30 @@ function keepIdleConnections(ms = KEEP_ALIVE_MS) {
   return true;
 }
 
+/**
+ * Checks that hapi (as serverless-offline uses it) makes its servers with `http.createServer`, looked up at
+ * each call, and that a server has the two timeouts set here; throws a PatchDriftError.
+ */
+function target(servicePath) {
+  const offline = dirname(require.resolve('serverless-offline', { paths: [servicePath] }));
+  const hapi = dirname(require.resolve('@hapi/hapi', { paths: [offline] }));
+  expectSource(PATCH, join(hapi, 'core.js'), ['Http.createServer(']);
+  const server = http.createServer();
+  for (const k of ['keepAliveTimeout', 'headersTimeout'])
+    expectShape(PATCH, typeof server[k] === 'number', `an http.Server has no numeric ${k}`);
+  return http;
+}
+
 class OfflineKeepAlive {
-  constructor() {
+  constructor(serverless) {
     // serverless-offline creates its servers (hapi's `http.createServer`) at `offline:start:init`, after
     // every plugin was constructed.
     keepIdleConnections();
+    this.hooks = { 'before:offline:start:init': () => target(serverless.config.servicePath) };
   }
 }
 
 module.exports = OfflineKeepAlive;
 module.exports.keepIdleConnections = keepIdleConnections;
 module.exports.KEEP_ALIVE_MS = KEEP_ALIVE_MS;
+module.exports.target = target;

@@ -13,12 +13,15 @@
 // timeout (its `timeout`, else the provider's, else serverless-offline's 6 s) that is cleared as soon as the
 // handler settles, and fails a run that outlasts it with serverless-offline's own `LambdaTimeoutError`
 // ("[504] - Lambda timeout."), which it answers 504 as before. Only once that is in place does it set
-// serverless-offline's `noTimeout`, which drops the leaking timer. If the files are not where this version
-// keeps them, or `--noTimeout` was given, the plugin does nothing and serverless-offline behaves as it
-// always did.
+// serverless-offline's `noTimeout`, which drops the leaking timer. With `--noTimeout` the plugin does nothing;
+// if the files are not where this version keeps them, or no longer look as they did, serverless-offline
+// does not start (local/patches/drift.cjs).
 
 const { dirname, join } = require('node:path');
 const { pathToFileURL } = require('node:url');
+const { expectShape, expectSource, PatchDriftError } = require('../patches/drift.cjs');
+
+const PATCH = 'offline/lambda-timeout';
 
 /** serverless-offline's default Lambda timeout, in seconds (its config/constants.js). */
 const DEFAULT_TIMEOUT_S = 6;
@@ -70,19 +73,36 @@ function timeoutsByName(service) {
   return (context) => byName.get(context?.functionName) ?? fallback;
 }
 
+/**
+ * serverless-offline's `HandlerRunner` and `LambdaTimeoutError`, checked for what this patch wraps, and its
+ * `noTimeout` option still dropping its own timer; throws a PatchDriftError.
+ */
+async function target(servicePath) {
+  const found = await offlineRunner(servicePath);
+  if (!found)
+    throw new PatchDriftError(PATCH, "serverless-offline's HandlerRunner.js or errors/index.js is not found");
+  expectShape(PATCH, typeof found.HandlerRunner?.prototype?.run === 'function', 'HandlerRunner has no run()');
+  expectShape(
+    PATCH,
+    typeof found.LambdaTimeoutError === 'function',
+    'errors/index.js exports no LambdaTimeoutError',
+  );
+  const src = dirname(require.resolve('serverless-offline', { paths: [servicePath] }));
+  expectSource(PATCH, join(src, 'lambda', 'LambdaFunction.js'), [
+    'this.#noTimeout = options.noTimeout',
+    '...(this.#noTimeout ? [] : [this.#timeoutAndTerminate()])',
+  ]);
+  return found;
+}
+
 class OfflineLambdaTimeout {
   constructor(serverless, options = {}) {
     this.hooks = {
       // Before serverless-offline's own `offline:start:init`, which reads its options and builds the runners.
       'before:offline:start:init': async () => {
         if (options.noTimeout) return;
-        const found = await offlineRunner(serverless.config.servicePath);
-        const done = clearedTimeouts(
-          found?.HandlerRunner,
-          found?.LambdaTimeoutError,
-          timeoutsByName(serverless.service),
-        );
-        if (!done) return;
+        const found = await target(serverless.config.servicePath);
+        clearedTimeouts(found.HandlerRunner, found.LambdaTimeoutError, timeoutsByName(serverless.service));
         serverless.service.custom ??= {};
         serverless.service.custom['serverless-offline'] ??= {};
         serverless.service.custom['serverless-offline'].noTimeout = true;
@@ -95,3 +115,4 @@ module.exports = OfflineLambdaTimeout;
 module.exports.clearedTimeouts = clearedTimeouts;
 module.exports.offlineRunner = offlineRunner;
 module.exports.timeoutsByName = timeoutsByName;
+module.exports.target = target;

@@ -3,7 +3,14 @@
 // (docs/live-updates.md, "Limits"): a frame over 32 KiB or a message over 128 KiB closes the connection
 // with 1009 (message too big). serverless-offline's `ws` server accepts messages up to `ws`'s default of
 // 100 MiB, held in memory whole before any handler sees them. It changes nothing in the CloudFormation
-// template or the deployed package: API Gateway applies the same two limits itself.
+// template or the deployed package: API Gateway applies the same two limits itself. If `ws` (the copy
+// serverless-offline imports) no longer looks as it did, serverless-offline does not start
+// (local/patches/drift.cjs).
+
+const { dirname } = require('node:path');
+const { expectShape, requireFrom } = require('../patches/drift.cjs');
+
+const PATCH = 'offline/websocket-limits';
 
 /** API Gateway's WebSocket quotas: frame size and message payload size. */
 const MAX_FRAME_BYTES = 32 * 1024;
@@ -58,15 +65,45 @@ function boundWebSockets(ws = require('ws')) {
   return true;
 }
 
+/**
+ * The `ws` serverless-offline imports, checked for the methods this patch wraps and the receiver's fields
+ * it reads; throws a PatchDriftError.
+ */
+function target(servicePath) {
+  const offline = dirname(require.resolve('serverless-offline', { paths: [servicePath] }));
+  const ws = requireFrom(PATCH, 'ws', [offline]);
+  const Server = ws.WebSocketServer ?? ws.Server;
+  expectShape(
+    PATCH,
+    typeof Server?.prototype?.completeUpgrade === 'function',
+    'ws has no Server.completeUpgrade()',
+  );
+  expectShape(
+    PATCH,
+    typeof ws.Receiver?.prototype?.haveLength === 'function',
+    'ws has no Receiver.haveLength()',
+  );
+  expectShape(
+    PATCH,
+    typeof ws.Receiver.prototype.createError === 'function',
+    'ws has no Receiver.createError()',
+  );
+  const receiver = new ws.Receiver({ isServer: true });
+  for (const k of ['_isServer', '_opcode', '_payloadLength'])
+    expectShape(PATCH, k in receiver, `a ws Receiver has no ${k}`);
+  return ws;
+}
+
 class OfflineWebSocketLimits {
-  constructor() {
+  constructor(serverless) {
     // Before serverless-offline makes its server (`offline:start:init`); the patch is process-wide.
-    this.hooks = { 'offline:start:init': () => boundWebSockets() };
-    this.hooks['before:offline:start:init'] = () => boundWebSockets();
+    const bound = () => boundWebSockets(target(serverless.config.servicePath));
+    this.hooks = { 'offline:start:init': bound, 'before:offline:start:init': bound };
   }
 }
 
 module.exports = OfflineWebSocketLimits;
 module.exports.boundWebSockets = boundWebSockets;
+module.exports.target = target;
 module.exports.MAX_FRAME_BYTES = MAX_FRAME_BYTES;
 module.exports.MAX_MESSAGE_BYTES = MAX_MESSAGE_BYTES;

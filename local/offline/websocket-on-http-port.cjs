@@ -11,10 +11,14 @@
 // serverless-offline listens, hands each WebSocket handshake the HTTP port receives to the WebSocket
 // server's `upgrade` listeners: the same socket, nothing copied, and the connection's own address is the
 // event's `sourceIp`. The WebSocket port keeps answering too (its `@connections` management API is how the
-// functions push). Any other `Upgrade` request is answered 400. If either server is not found, the plugin
-// does nothing and serverless-offline behaves as it always did.
+// functions push). Any other `Upgrade` request is answered 400. If either server is not found,
+// serverless-offline does not start (local/patches/drift.cjs).
 
+const { dirname, join } = require('node:path');
 const http = require('node:http');
+const { expectShape, expectSource } = require('../patches/drift.cjs');
+
+const PATCH = 'offline/websocket-on-http-port';
 
 /** Whether the request asks for a WebSocket (`Upgrade: websocket`, any case). */
 function isWebSocketUpgrade(req) {
@@ -46,6 +50,36 @@ function noteServers() {
     made.map((ref) => ref.deref()).find((s) => s?.listening && s.address()?.port === Number(port));
 }
 
+/**
+ * Checks that serverless-offline's two servers are hapi servers (hapi makes each with `http.createServer`)
+ * on the `httpPort` and `websocketPort` options, and that its WebSocket server answers handshakes from its
+ * HTTP server's `upgrade` event (`ws` on `server`); throws a PatchDriftError.
+ */
+function target(servicePath) {
+  const src = dirname(require.resolve('serverless-offline', { paths: [servicePath] }));
+  const hapi = dirname(require.resolve('@hapi/hapi', { paths: [src] }));
+  expectSource(PATCH, join(hapi, 'core.js'), ['Http.createServer(']);
+  expectSource(PATCH, join(src, 'events', 'websocket', 'HttpServer.js'), [
+    'import { Server } from "@hapi/hapi"',
+  ]);
+  expectSource(PATCH, join(src, 'events', 'websocket', 'WebSocketServer.js'), [
+    'new WsWebSocketServer({',
+    'server: this.#sharedServer',
+  ]);
+  expectSource(PATCH, join(src, 'config', 'defaultOptions.js'), ['httpPort:', 'websocketPort:']);
+  return http;
+}
+
+/** Throws a PatchDriftError unless both servers were found and are two. */
+function expectBoth(from, to, options) {
+  expectShape(
+    PATCH,
+    from && to && from !== to,
+    `serverless-offline's HTTP server on port ${options.httpPort} and WebSocket server on port ` +
+      `${options.websocketPort} were not both found among the servers http.createServer made`,
+  );
+}
+
 class OfflineWebSocketOnHttpPort {
   constructor(serverless) {
     const listeningOn = noteServers();
@@ -56,7 +90,8 @@ class OfflineWebSocketOnHttpPort {
         const options = serverless.service.custom?.['serverless-offline'] ?? {};
         const from = listeningOn(options.httpPort);
         const to = listeningOn(options.websocketPort);
-        if (from && to && from !== to) bridgeUpgrades(from, to);
+        expectBoth(from, to, options);
+        bridgeUpgrades(from, to);
       },
     };
   }
@@ -65,3 +100,5 @@ class OfflineWebSocketOnHttpPort {
 module.exports = OfflineWebSocketOnHttpPort;
 module.exports.bridgeUpgrades = bridgeUpgrades;
 module.exports.isWebSocketUpgrade = isWebSocketUpgrade;
+module.exports.target = target;
+module.exports.expectBoth = expectBoth;

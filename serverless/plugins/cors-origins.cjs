@@ -9,7 +9,7 @@
 // This plugin keeps the mock's `*` for every other origin and adds a response template that, for an
 // Origin equal to one of CORS_ORIGINS (exact match, as lib/http/middleware/cors.ts decides), echoes it
 // with `Access-Control-Allow-Credentials: true` and `Vary: Origin`. serverless-offline's preflight
-// (serverless/plugins/offline-cors.cjs) answers the same locally.
+// (local/offline/cors.cjs) answers the same locally.
 
 const { allowedOrigins } = require('./corsOrigins.cjs');
 

@@ -3,11 +3,11 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { freePort } from '#lib/db/embedded/start.ts';
 import { treePids as tree } from '../../bench/loadMetrics.ts';
+import { freePort } from '../../local/embedded/start.ts';
 
 /**
- * `npm start` as a user runs it (`node scripts/start.mjs`, the local build `npm test` made), on the embedded
+ * `npm start` as a user runs it (`node local/start.mjs`, the local build `npm test` made), on the embedded
  * database in a data folder of this file's own: its screen, its stop on SIGTERM, and a `kill -9` of its
  * process group in the middle of writes (docs/connections.md, "npm start").
  */
@@ -32,7 +32,7 @@ interface Started {
   output: () => string;
 }
 
-/** `node scripts/start.mjs` in a process group of its own, on the data folder `data` (default: this file's). */
+/** `node local/start.mjs` in a process group of its own, on the data folder `data` (default: this file's). */
 async function spawnStart(data = join(dataDir, 'pglite')): Promise<Started> {
   const port = await freePort();
   const env: NodeJS.ProcessEnv = {
@@ -45,7 +45,7 @@ async function spawnStart(data = join(dataDir, 'pglite')): Promise<Started> {
     AUTH: 'local',
   };
   for (const k of ['DATABASE_URL', 'SLS_LOG_LEVEL', 'DB_DRIVER', 'OFFLINE_LOCATION']) delete env[k];
-  const child = spawn(process.execPath, ['scripts/start.mjs'], { env, detached: true, stdio: 'pipe' });
+  const child = spawn(process.execPath, ['local/start.mjs'], { env, detached: true, stdio: 'pipe' });
   let out = '';
   child.stdout?.on('data', (d: Buffer) => {
     out += d.toString('utf8');
@@ -56,7 +56,7 @@ async function spawnStart(data = join(dataDir, 'pglite')): Promise<Started> {
   return { child, base: `http://127.0.0.1:${port}`, output: () => out };
 }
 
-/** Runs `node scripts/start.mjs` (spawnStart); resolves once its screen is complete. */
+/** Runs `node local/start.mjs` (spawnStart); resolves once its screen is complete. */
 async function npmStart(): Promise<Started> {
   const started = await spawnStart();
   const { child, output } = started;
@@ -117,7 +117,7 @@ async function features(base: string, cookie: string, layer: string) {
   return ((await res.json()) as { features: { properties: Record<string, number> }[] }).features;
 }
 
-describe('npm start (scripts/start.mjs) on the embedded database', () => {
+describe('npm start (local/start.mjs) on the embedded database', () => {
   it('prints a screen of at most 15 lines in its order, and SIGTERM ends every process it started within 5 s', async () => {
     const s = await npmStart();
     const lines = s.output().split('\n');
@@ -217,7 +217,7 @@ describe('npm start (scripts/start.mjs) on the embedded database', () => {
     process.kill(-(s.child.pid as number), 'SIGKILL');
     stop = true;
     await Promise.all([appends, recreates]);
-    // serverless-offline runs in a group of its own: it ends with its starter (scripts/exitWithParent.cjs).
+    // serverless-offline runs in a group of its own: it ends with its starter (local/exitWithParent.cjs).
     const left = await leftAfter(pids, 5_000);
     expect(left, `still running 5 s after kill -9: ${left.join(', ')}`).toEqual([]);
     expect(recreatedAcked.length).toBeGreaterThanOrEqual(2);

@@ -1,7 +1,7 @@
 import { createServer } from 'node:net';
 import { describe, expect, inject, it } from 'vitest';
-import { freePort } from '#lib/db/embedded/start.ts';
-import { startService } from '../../scripts/devServer.ts';
+import { startService } from '../../local/devServer.ts';
+import { freePort } from '../../local/embedded/start.ts';
 import { call, login, userWithSession } from '../helpers.ts';
 
 describe('sessions', () => {

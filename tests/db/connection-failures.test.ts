@@ -1,9 +1,9 @@
 import { connect, createServer, type Server, type Socket } from 'node:net';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
-import { freePort } from '#lib/db/embedded/start.ts';
 import { closeDb, createDb, parseDatabaseUrl } from '#lib/db/index.ts';
 import { endpoint } from '#lib/http/endpoint.ts';
 import { handler } from '../../functions/configure/missions.ts';
+import { freePort } from '../../local/embedded/start.ts';
 import { isEmbedded, uniqueName } from '../helpers.ts';
 
 // A refused or broken connection is retried once, then answered 503 with Retry-After (never 500, never a

@@ -2,10 +2,10 @@ import { readdirSync } from 'node:fs';
 import postgres from 'postgres';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDataApiDb } from '#lib/db/dataApi/index.ts';
-import { type EmbeddedDatabase, startEmbedded } from '#lib/db/embedded/start.ts';
 import { type Db, probe } from '#lib/db/index.ts';
 import { migrate, migrationsDir } from '#lib/db/migrate.ts';
-import { type StandIn, startDataApiStandIn } from '../../scripts/dataApiStandIn.ts';
+import { type StandIn, startDataApiStandIn } from '../../local/dataApi/standIn.ts';
+import { type EmbeddedDatabase, startEmbedded } from '../../local/embedded/start.ts';
 import { isEmbedded, uniqueName } from '../helpers.ts';
 
 /**

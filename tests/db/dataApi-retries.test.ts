@@ -1,10 +1,10 @@
 import type { APIGatewayProxyEvent } from 'aws-lambda';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDataApiDb } from '#lib/db/dataApi/index.ts';
-import { freePort } from '#lib/db/embedded/start.ts';
 import { closeDb, createDb, type Db, probe, type Queryable } from '#lib/db/index.ts';
 import { endpoint } from '#lib/http/endpoint.ts';
-import { type Fault, type StandIn, startDataApiStandIn } from '../../scripts/dataApiStandIn.ts';
+import { type Fault, type StandIn, startDataApiStandIn } from '../../local/dataApi/standIn.ts';
+import { freePort } from '../../local/embedded/start.ts';
 import { isEmbedded, uniqueName } from '../helpers.ts';
 
 /**

@@ -4,8 +4,8 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import postgres from 'postgres';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { startEmbedded } from '#lib/db/embedded/start.ts';
 import { migrate } from '#lib/db/migrate.ts';
+import { startEmbedded } from '../../local/embedded/start.ts';
 
 /**
  * The migration that makes draw files belong to accounts (docs/draw.md, "Ownership") maps the names

@@ -1,10 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type EmbeddedDatabase, startEmbedded } from '#lib/db/embedded/start.ts';
 import { createDb, type Db, getDb } from '#lib/db/index.ts';
 import { migrate } from '#lib/db/migrate.ts';
 import { findDataset, type Geodataset } from '#lib/geodatasets/catalog.ts';
 import { convertProperties, recomputeMissingStats, recomputeStats } from '#lib/geodatasets/manage.ts';
 import { appendGeodataset, recreateGeodataset } from '#lib/geodatasets/write/write.ts';
+import { type EmbeddedDatabase, startEmbedded } from '../../local/embedded/start.ts';
 import { isEmbedded, uniqueName } from '../helpers.ts';
 
 /**

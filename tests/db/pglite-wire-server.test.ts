@@ -6,9 +6,9 @@ import { PGlite } from '@electric-sql/pglite';
 import postgres from 'postgres';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { connectionFailure } from '#lib/db/connectionErrors.ts';
-import { freePort } from '#lib/db/embedded/start.ts';
-import { PGliteWireServer } from '#lib/db/embedded/wireServer.ts';
 import { createDb } from '#lib/db/index.ts';
+import { freePort } from '../../local/embedded/start.ts';
+import { PGliteWireServer } from '../../local/embedded/wireServer.ts';
 import { isEmbedded } from '../helpers.ts';
 
 /**

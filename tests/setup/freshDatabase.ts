@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import postgres from 'postgres';
-import { startEmbedded } from '../../lib/db/embedded/start.ts';
-import { prepareDatabase } from '../../scripts/devServer.ts';
+import { prepareDatabase } from '../../local/devServer.ts';
+import { startEmbedded } from '../../local/embedded/start.ts';
 
 export interface FreshDatabase {
   url: string;

@@ -6,10 +6,7 @@ import { pathToFileURL } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 
 const require = createRequire(import.meta.url);
-const {
-  rememberHandlers,
-  userFunctionModule,
-} = require('../../serverless/plugins/offline-handler-cache.cjs');
+const { rememberHandlers, userFunctionModule } = require('../../local/offline/handler-cache.cjs');
 
 describe('offline-handler-cache plugin (docs/connections.md, "One process")', () => {
   it('looks each (service path, handler) up once, and a failed lookup again', async () => {

@@ -1,11 +1,21 @@
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { createRequire } from 'node:module';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+
+const LOCAL_RUNTIME_VALUES = Symbol.for('mmgis-serverless.local.processWide');
 
 /**
  * Under `npm start` every function's bundle runs in one process, each with its own copy of `lib`
  * (docs/connections.md, "One process"). `vi.resetModules()` gives a second copy of a module here, as a
- * second bundle has.
+ * second bundle has. The local runtime preloads local/processWide.cjs into that process; here it is
+ * loaded as the preload loads it.
  */
 describe('request contexts are one per process, whatever copy of lib sets or reads them', () => {
+  beforeAll(() => {
+    createRequire(import.meta.url)('../../local/processWide.cjs');
+  });
+  afterAll(() => {
+    delete (globalThis as Record<symbol, unknown>)[LOCAL_RUNTIME_VALUES];
+  });
   afterEach(() => {
     vi.restoreAllMocks();
   });
@@ -41,5 +51,20 @@ describe('request contexts are one per process, whatever copy of lib sets or rea
     });
     vi.unstubAllEnvs();
     expect(JSON.parse(lines[0])).toMatchObject({ message: 'from the other copy', requestId: 'r-1' });
+  });
+});
+
+describe('without the local runtime (a Lambda process runs one bundle)', () => {
+  it('keeps each value in its own copy of the module, and puts nothing on globalThis', async () => {
+    const before = Object.getOwnPropertySymbols(globalThis).length;
+    vi.resetModules();
+    const first = await import('#lib/processWide.ts');
+    vi.resetModules();
+    const second = await import('#lib/processWide.ts');
+    const key = Symbol.for('processWide.test');
+    const a = first.processWide(key, () => ({ copy: 1 }));
+    expect(first.processWide(key, () => ({ copy: 3 }))).toBe(a);
+    expect(second.processWide(key, () => ({ copy: 2 }))).toEqual({ copy: 2 });
+    expect(Object.getOwnPropertySymbols(globalThis).length).toBe(before);
   });
 });

@@ -19,7 +19,7 @@ export interface DataApiConfig {
   resourceArn: string;
   secretArn: string;
   database: string;
-  /** A local stand-in (scripts/dataApiStandIn.ts); unset on AWS. */
+  /** A local stand-in (local/dataApi/standIn.ts); unset on AWS. */
   endpoint?: string;
   region?: string;
   /** The service's limits (1 MiB per response, 64 KB per row); lower only to test the oversize path. */

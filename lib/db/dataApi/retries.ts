@@ -1,5 +1,5 @@
-import { isServerError, isThrottlingError, isTransientError } from '@smithy/core/retry';
 import { resumeWaitMs } from '../resumeWait.ts';
+import { isServerError, isThrottlingError, isTransientError, type SdkError } from './sdkErrors.ts';
 
 /**
  * When a Data API call is sent again (docs/connections.md). A statement runs once: a call is repeated
@@ -9,8 +9,6 @@ import { resumeWaitMs } from '../resumeWait.ts';
  * in a transaction, a write and `CommitTransaction` are never repeated after such an answer: the caller
  * gets the error, not a second run. The SDK's own retries are off (`maxAttempts: 1`).
  */
-
-type SdkError = Parameters<typeof isThrottlingError>[0] & { code?: string };
 
 /** Refused before anything was sent or run. */
 export function didNotRun(e: unknown): boolean {
