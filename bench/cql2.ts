@@ -22,7 +22,7 @@ import {
   sqlWhere,
 } from '../lib/geodatasets/read/filters.ts';
 import { recreateGeodataset } from '../lib/geodatasets/write/write.ts';
-import { prepareDatabase } from '../scripts/devServer.ts';
+import { prepareDatabase } from '../local/devServer.ts';
 import { featureCollectionText, points } from './data.ts';
 
 const N_POINTS = Number(process.env.BENCH_POINTS ?? 50_000);

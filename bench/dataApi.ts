@@ -2,7 +2,7 @@
  * `npm run bench:data-api` — what one request costs through the RDS Data API driver against a direct
  * postgres.js connection, locally: the same lib calls on the same fresh database (server named by
  * DATABASE_URL, default the local one), one through postgres.js, one through the real
- * @aws-sdk/client-rds-data client and the local stand-in (scripts/dataApiStandIn.ts).
+ * @aws-sdk/client-rds-data client and the local stand-in (local/dataApi/standIn.ts).
  *
  * Cases: a point lookup (the catalog row of a dataset, the query in front of every read), a GeoJSON page
  * (100 features), a vector tile (bytea), a 5 MB GeoJSON read (the oversize path), and a 1,000-feature
@@ -19,8 +19,8 @@ import { parseReadFilters } from '../lib/geodatasets/read/filters.ts';
 import { readFeatureCollection } from '../lib/geodatasets/read/geojson.ts';
 import { readTile } from '../lib/geodatasets/tiles/readTile.ts';
 import { appendGeodataset, recreateGeodataset } from '../lib/geodatasets/write/write.ts';
-import { startDataApiStandIn } from '../scripts/dataApiStandIn.ts';
-import { prepareDatabase } from '../scripts/devServer.ts';
+import { startDataApiStandIn } from '../local/dataApi/standIn.ts';
+import { prepareDatabase } from '../local/devServer.ts';
 import { points } from './data.ts';
 
 const admin = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';

@@ -11,7 +11,7 @@ import { type Caller, fileFor } from '../lib/draw/access.ts';
 import { makeFile } from '../lib/draw/files.ts';
 import { snapshotAt } from '../lib/draw/history.ts';
 import { featuresById, getFiles } from '../lib/draw/read.ts';
-import { prepareDatabase } from '../scripts/devServer.ts';
+import { prepareDatabase } from '../local/devServer.ts';
 
 const SERVER = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 const RUNS = 7;

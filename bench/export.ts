@@ -19,7 +19,7 @@ import { updateExtents } from '../lib/geodatasets/extents.ts';
 import { recreateGeodataset } from '../lib/geodatasets/write/write.ts';
 import { createJob } from '../lib/jobs/jobs.ts';
 import { EXPORT_KIND, exportInput } from '../lib/uploads/exportRule.ts';
-import { prepareDatabase } from '../scripts/devServer.ts';
+import { prepareDatabase } from '../local/devServer.ts';
 import { runChild } from './child.ts';
 import { groupRss, peakSampler } from './loadMetrics.ts';
 import { startServiceProcess } from './serviceProcess.ts';

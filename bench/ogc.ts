@@ -27,7 +27,7 @@ import type { ReadFilters } from '../lib/geodatasets/read/filters.ts';
 import { recreateGeodataset } from '../lib/geodatasets/write/write.ts';
 import { CRS84 } from '../lib/ogc/crs.ts';
 import { readItemsChunks } from '../lib/ogc/items.ts';
-import { prepareDatabase } from '../scripts/devServer.ts';
+import { prepareDatabase } from '../local/devServer.ts';
 import { featureCollectionText, points } from './data.ts';
 import { request } from './httpClient.ts';
 import { startServiceProcess } from './serviceProcess.ts';

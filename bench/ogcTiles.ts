@@ -9,7 +9,7 @@ import { randomBytes } from 'node:crypto';
 import postgres from 'postgres';
 import { createDb } from '../lib/db/index.ts';
 import { recreateGeodataset } from '../lib/geodatasets/write/write.ts';
-import { prepareDatabase } from '../scripts/devServer.ts';
+import { prepareDatabase } from '../local/devServer.ts';
 import { CLUSTER, featureCollectionText, points } from './data.ts';
 import { startServiceProcess } from './serviceProcess.ts';
 

@@ -16,7 +16,7 @@ import { writeDataset } from '../lib/datasets/store.ts';
 import { closeDb, createDb } from '../lib/db/index.ts';
 import { getProfile } from '../lib/rasters/profile.ts';
 import { folderStorage } from '../lib/storage/storage.ts';
-import { prepareDatabase } from '../scripts/devServer.ts';
+import { prepareDatabase } from '../local/devServer.ts';
 import { writeTiledTiff } from '../tests/fixtures/rasters.ts';
 import { runChild } from './child.ts';
 

@@ -19,7 +19,7 @@ import { type Geodataset, requireDataset } from '../lib/geodatasets/catalog.ts';
 import { parseReadFilters, resolveReadFilters } from '../lib/geodatasets/read/filters.ts';
 import { parseGeojsonOptions, readFeatureCollection } from '../lib/geodatasets/read/geojson.ts';
 import { recreateGeodataset } from '../lib/geodatasets/write/write.ts';
-import { prepareDatabase } from '../scripts/devServer.ts';
+import { prepareDatabase } from '../local/devServer.ts';
 import { getInput } from '../tests/fixtures/getInput.ts';
 import { runChild as runChildProcess } from './child.ts';
 import { CLUSTER, featureCollectionText, points } from './data.ts';

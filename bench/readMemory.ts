@@ -22,7 +22,7 @@ import { loadavg } from 'node:os';
 import postgres from 'postgres';
 import { createDb } from '../lib/db/index.ts';
 import { appendGeodataset, recreateGeodataset } from '../lib/geodatasets/write/write.ts';
-import { prepareDatabase } from '../scripts/devServer.ts';
+import { prepareDatabase } from '../local/devServer.ts';
 import { runChild } from './child.ts';
 import { points } from './data.ts';
 import { groupRss, peakSampler } from './loadMetrics.ts';

@@ -15,7 +15,7 @@ import { readTile } from '../lib/geodatasets/tiles/readTile.ts';
 import { tileEtag } from '../lib/geodatasets/tiles/tileCache.ts';
 import { parseTileAddress } from '../lib/geodatasets/tiles/tileParams.ts';
 import { recreateGeodataset } from '../lib/geodatasets/write/write.ts';
-import { prepareDatabase } from '../scripts/devServer.ts';
+import { prepareDatabase } from '../local/devServer.ts';
 import { getInput } from '../tests/fixtures/getInput.ts';
 import { CLUSTER, featureCollectionText, points } from './data.ts';
 import { startServiceProcess } from './serviceProcess.ts';

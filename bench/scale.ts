@@ -30,7 +30,7 @@ import { parseReadFilters } from '../lib/geodatasets/read/filters.ts';
 import { featureChunks, readFeatureCollection } from '../lib/geodatasets/read/geojson.ts';
 import { readTile } from '../lib/geodatasets/tiles/readTile.ts';
 import { recreateGeodataset } from '../lib/geodatasets/write/write.ts';
-import { prepareDatabase } from '../scripts/devServer.ts';
+import { prepareDatabase } from '../local/devServer.ts';
 import { copyThenIndex, sampleDatabaseMemory, uploadWithCli, writeScaleFile } from './scaleUpload.ts';
 import { type ServiceProcess, startServiceProcess } from './serviceProcess.ts';
 

@@ -1,5 +1,5 @@
 /** The child of bench/serviceProcess.ts: starts the service with the options in argv[2] and obeys the parent. */
-import { startService } from '../scripts/devServer.ts';
+import { startService } from '../local/devServer.ts';
 
 const send = (m: unknown) => process.send?.(m);
 try {

@@ -1,5 +1,5 @@
 /**
- * The service in a process of its own, as `npm start` runs it (scripts/start.mjs): serverless-offline in
+ * The service in a process of its own, as `npm start` runs it (local/start.mjs): serverless-offline in
  * its child, and `startService`'s supervision (reading the child's output, restarting it) in this separate
  * process, not in the bench's. A bench that called `startService` itself would do that work on its own
  * event loop, beside its load generator: a browser's requests never share a thread with the service's
@@ -7,7 +7,7 @@
  */
 import { type ChildProcess, fork } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import type { RunningService, ServiceOptions } from '../scripts/devServer.ts';
+import type { RunningService, ServiceOptions } from '../local/devServer.ts';
 
 type Info = Omit<RunningService, 'pid' | 'logLines' | 'echoFromNow' | 'restart' | 'stop'> & { pid?: number };
 type Message =

@@ -14,7 +14,7 @@ import { requireDataset } from '../lib/geodatasets/catalog.ts';
 import { parseReadFilters } from '../lib/geodatasets/read/filters.ts';
 import { parseGeojsonOptions, readFeatureCollection } from '../lib/geodatasets/read/geojson.ts';
 import { recreateGeodataset } from '../lib/geodatasets/write/write.ts';
-import { prepareDatabase } from '../scripts/devServer.ts';
+import { prepareDatabase } from '../local/devServer.ts';
 import { getInput } from '../tests/fixtures/getInput.ts';
 
 const LAYER = 'bench_source_paths';

@@ -1,6 +1,6 @@
 /**
- * `npm run bench:start`: the first minute of `npm start` (scripts/start.mjs) on the embedded database, as a
- * new user meets it. Four starts, each `node scripts/start.mjs` in a process group of its own on port
+ * `npm run bench:start`: the first minute of `npm start` (local/start.mjs) on the embedded database, as a
+ * new user meets it. Four starts, each `node local/start.mjs` in a process group of its own on port
  * BENCH_PORT (default 9200) and the three below it:
  *
  * - first start: no local build (dist/offline removed) and an empty data folder, as on a fresh clone after
@@ -21,7 +21,7 @@ import { join } from 'node:path';
 import { treePids, treeRss } from './loadMetrics.ts';
 
 const PORT = Number(process.env.BENCH_PORT) || 9200;
-const ENTRY = 'scripts/start.mjs';
+const ENTRY = 'local/start.mjs';
 
 interface StartResult {
   label: string;

@@ -1,6 +1,6 @@
 import postgres from 'postgres';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { type RunningService, startService } from '../../scripts/devServer.ts';
+import { type RunningService, startService } from '../../local/devServer.ts';
 import { decodeTile, rng, tilePixel } from '../fixtures/tiles.ts';
 import { adminToken, uniqueName } from '../helpers.ts';
 

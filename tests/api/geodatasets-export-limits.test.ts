@@ -5,7 +5,7 @@ import { getDb } from '#lib/db/index.ts';
 import { recreateGeodataset } from '#lib/geodatasets/write/write.ts';
 import { EXPORT_KIND } from '#lib/uploads/exportRule.ts';
 import { handler as reapJobs } from '../../functions/jobs/reapJobs.ts';
-import { type RunningService, startService } from '../../scripts/devServer.ts';
+import { type RunningService, startService } from '../../local/devServer.ts';
 import { points } from '../fixtures/uploads.ts';
 import { adminToken, call, uniqueName } from '../helpers.ts';
 

@@ -5,7 +5,7 @@ import { appendGeodataset, recreateGeodataset } from '#lib/geodatasets/write/wri
 import { createJob, getJob } from '#lib/jobs/jobs.ts';
 import { EXPORT_KIND, exportInput } from '#lib/uploads/exportRule.ts';
 import { handler as exportJob } from '../../functions/jobs/exportGeodataset.ts';
-import { type RunningService, startService } from '../../scripts/devServer.ts';
+import { type RunningService, startService } from '../../local/devServer.ts';
 import { points } from '../fixtures/uploads.ts';
 import { type ApiResponse, call, uniqueName } from '../helpers.ts';
 

@@ -4,7 +4,7 @@ import { getDb } from '#lib/db/index.ts';
 import { recreateGeodataset } from '#lib/geodatasets/write/write.ts';
 import { streamedJson } from '#lib/http/largeResponse.ts';
 import { toErrorResult } from '#lib/http/middleware/errorResponse.ts';
-import { type RunningService, startService } from '../../scripts/devServer.ts';
+import { type RunningService, startService } from '../../local/devServer.ts';
 import { points } from '../fixtures/uploads.ts';
 import { type ApiResponse, call, uniqueName } from '../helpers.ts';
 

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { getDb } from '#lib/db/index.ts';
 import { removeGeodataset } from '#lib/geodatasets/manage.ts';
 import { recreateGeodataset } from '#lib/geodatasets/write/write.ts';
-import { type RunningService, startService } from '../../scripts/devServer.ts';
+import { type RunningService, startService } from '../../local/devServer.ts';
 import { points } from '../fixtures/uploads.ts';
 import { apiUrl, apiUrlLocal, call, uniqueName } from '../helpers.ts';
 

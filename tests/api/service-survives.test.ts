@@ -1,5 +1,5 @@
 import { describe, expect, inject, it } from 'vitest';
-import { startService } from '../../scripts/devServer.ts';
+import { startService } from '../../local/devServer.ts';
 
 /**
  * serverless-offline runs an async (`Event`) invocation without handling its failure: a job handler that

@@ -10,7 +10,7 @@ describe('service', () => {
     expect(Array.isArray(res.body.missions)).toBe(true);
   });
 
-  it('keeps an idle keep-alive connection for 65 s, and says so (serverless/plugins/offline-keep-alive.cjs)', async () => {
+  it('keeps an idle keep-alive connection for 65 s, and says so (local/offline/keep-alive.cjs)', async () => {
     const agent = new http.Agent({ keepAlive: true });
     const header = await new Promise<string | string[] | undefined>((ok, fail) => {
       http

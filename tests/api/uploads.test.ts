@@ -267,7 +267,7 @@ describe('uploads: presign → PUT → ObjectCreated → ingest job', () => {
 });
 
 describe('the local S3 stand-in', () => {
-  it('takes a PUT into a folder while a delete empties that folder (scripts/devServer.ts)', async () => {
+  it('takes a PUT into a folder while a delete empties that folder (local/devServer.ts)', async () => {
     // s3rver removes a folder that a delete leaves empty; a PUT into it at that moment failed with 500, or
     // took its process down. Each round: one object in the folder, then its delete beside a new PUT.
     const u = await requestUpload({ name: uniqueName('upl_s3race') });

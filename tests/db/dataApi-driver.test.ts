@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDataApiDb } from '#lib/db/dataApi/index.ts';
 import { createDb, type Db, probe } from '#lib/db/index.ts';
-import { type StandIn, startDataApiStandIn } from '../../scripts/dataApiStandIn.ts';
+import { type StandIn, startDataApiStandIn } from '../../local/dataApi/standIn.ts';
 
 /**
  * The Data API driver through the local stand-in (the real @aws-sdk/client-rds-data client over HTTP)

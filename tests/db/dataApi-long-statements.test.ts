@@ -5,7 +5,7 @@ import { createDb, type Db, probe } from '#lib/db/index.ts';
 import { findDataset, type Geodataset } from '#lib/geodatasets/catalog.ts';
 import { recomputeMissingStats } from '#lib/geodatasets/manage.ts';
 import { recreateGeodataset } from '#lib/geodatasets/write/write.ts';
-import { type StandIn, startDataApiStandIn } from '../../scripts/dataApiStandIn.ts';
+import { type StandIn, startDataApiStandIn } from '../../local/dataApi/standIn.ts';
 import { isEmbedded, uniqueName } from '../helpers.ts';
 
 /**

@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { crc32, deflateSync } from 'node:zlib';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { type RunningService, startService } from '../../scripts/devServer.ts';
+import { type RunningService, startService } from '../../local/devServer.ts';
 import { adminCookie, uniqueName, userWithSession } from '../helpers.ts';
 import { countInk, launch, openPage, poll } from '../web/browser.ts';
 

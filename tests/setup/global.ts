@@ -4,8 +4,8 @@ import { join } from 'node:path';
 import postgres from 'postgres';
 import type { TestProject } from 'vitest/node';
 import { hashPassword } from '../../lib/auth/passwords.ts';
-import { dataApiEnv } from '../../scripts/dataApiStandIn.ts';
-import { startService } from '../../scripts/devServer.ts';
+import { dataApiEnv } from '../../local/dataApi/standIn.ts';
+import { startService } from '../../local/devServer.ts';
 import { createFreshDatabase } from './freshDatabase.ts';
 
 declare module 'vitest' {

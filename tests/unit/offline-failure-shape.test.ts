@@ -2,7 +2,7 @@ import { createRequire } from 'node:module';
 import { describe, expect, it } from 'vitest';
 
 const require = createRequire(import.meta.url);
-const { reshape } = require('../../serverless/plugins/offline-failure-shape.cjs');
+const { reshape } = require('../../local/offline/failure-shape.cjs');
 const Boom = require(require.resolve('@hapi/boom', { paths: [require.resolve('@hapi/hapi')] }));
 
 const h = { continue: Symbol('continue') };

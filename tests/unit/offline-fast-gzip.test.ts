@@ -3,7 +3,7 @@ import { gunzipSync, gzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 
 const require = createRequire(import.meta.url);
-const { compressionModule, fastGzip, LEVEL } = require('../../serverless/plugins/offline-fast-gzip.cjs');
+const { compressionModule, fastGzip, LEVEL } = require('../../local/offline/fast-gzip.cjs');
 const Hapi = require('@hapi/hapi');
 
 /** A JSON body like an items page: many similar features. */

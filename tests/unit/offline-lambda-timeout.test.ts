@@ -8,7 +8,7 @@ import { runInNewContext } from 'node:vm';
 import { afterAll, describe, expect, it } from 'vitest';
 
 const require = createRequire(import.meta.url);
-const OfflineLambdaTimeout = require('../../serverless/plugins/offline-lambda-timeout.cjs');
+const OfflineLambdaTimeout = require('../../local/offline/lambda-timeout.cjs');
 const { clearedTimeouts, offlineRunner, timeoutsByName } = OfflineLambdaTimeout;
 
 setFlagsFromString('--expose-gc');

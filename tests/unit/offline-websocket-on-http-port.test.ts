@@ -5,7 +5,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { WebSocket, WebSocketServer } from 'ws';
 
 const require = createRequire(import.meta.url);
-const { bridgeUpgrades } = require('../../serverless/plugins/offline-websocket-on-http-port.cjs');
+const { bridgeUpgrades } = require('../../local/offline/websocket-on-http-port.cjs');
 
 const open: { close(): void }[] = [];
 afterEach(() => {

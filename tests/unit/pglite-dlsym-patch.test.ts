@@ -3,9 +3,9 @@ import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { patchDist } from '../../scripts/patchPgliteDlsym.mjs';
+import { patchDist } from '../../local/patches/pgliteDlsym.mjs';
 
-// The lookup as PGlite's minified bundle has it (scripts/patchPgliteDlsym.mjs).
+// The lookup as PGlite's minified bundle has it (local/patches/pgliteDlsym.mjs).
 const ORIGINAL = 'export function find(s,t){var o;o=Object.keys(s.exports).indexOf(t);return o}';
 
 const dirs: string[] = [];
@@ -24,7 +24,7 @@ async function patchedFind(): Promise<(lib: { exports: object }, name: string) =
   return mod.find;
 }
 
-describe("PGlite's dlsym lookup, indexed at install (scripts/patchPgliteDlsym.mjs)", () => {
+describe("PGlite's dlsym lookup, indexed at install (local/patches/pgliteDlsym.mjs)", () => {
   it('answers what the original listing answers, for names present, added later, missing, and replaced exports', async () => {
     const find = await patchedFind();
     const exports: Record<string, number> = { a: 1, b: 2, c: 3 };

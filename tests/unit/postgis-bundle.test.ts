@@ -3,7 +3,7 @@ import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
-import { filterTar, unneeded } from '#lib/db/embedded/postgisBundle.mjs';
+import { filterTar, unneeded } from '../../local/embedded/postgisBundle.mjs';
 
 const require = createRequire(import.meta.url);
 
@@ -21,7 +21,7 @@ function names(tar: Buffer): string[] {
   return out;
 }
 
-describe("the embedded database's trimmed PostGIS bundle (lib/db/embedded/postgisBundle.mjs)", () => {
+describe("the embedded database's trimmed PostGIS bundle (local/embedded/postgisBundle.mjs)", () => {
   const bundle = join(dirname(require.resolve('@electric-sql/pglite-postgis')), 'postgis.tar.gz');
   const original = gunzipSync(readFileSync(bundle));
 
