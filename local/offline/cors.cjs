@@ -15,7 +15,7 @@
 
 const { dirname, join } = require('node:path');
 const { allowedOrigins } = require('../../serverless/plugins/corsOrigins.cjs');
-const { expectShape, expectSource, requireFrom } = require('../patches/drift.cjs');
+const { expectShape, expectSource, requireFrom, resolveFrom } = require('../patches/drift.cjs');
 
 const PATCH = 'offline/cors';
 
@@ -111,7 +111,7 @@ function target(servicePath) {
   for (const m of ['ext', 'route', 'match'])
     expectShape(PATCH, typeof proto[m] === 'function', `hapi's server has no ${m}()`);
   // serverless-offline's own CORS headers come from an onPreResponse extension of its HTTP server.
-  const src = dirname(require.resolve('serverless-offline', { paths: [servicePath] }));
+  const src = dirname(resolveFrom(PATCH, 'serverless-offline', [servicePath]));
   expectSource(PATCH, join(src, 'events', 'http', 'HttpServer.js'), ['ext("onPreResponse"']);
   return proto;
 }

@@ -9,7 +9,7 @@
 // Both now have it and name the limit.
 
 const { dirname } = require('node:path');
-const { expectShape, requireFrom } = require('../patches/drift.cjs');
+const { expectShape, requireFrom, resolveFrom } = require('../patches/drift.cjs');
 
 const PATCH = 'offline/failure-shape';
 
@@ -63,9 +63,7 @@ function target(servicePath) {
   const proto = Object.getPrototypeOf(hapi.server());
   for (const m of ['start', 'ext'])
     expectShape(PATCH, typeof proto[m] === 'function', `hapi's server has no ${m}()`);
-  const Boom = requireFrom(PATCH, '@hapi/boom', [
-    dirname(require.resolve('@hapi/hapi', { paths: [servicePath] })),
-  ]);
+  const Boom = requireFrom(PATCH, '@hapi/boom', [dirname(resolveFrom(PATCH, '@hapi/hapi', [servicePath]))]);
   const boom = Boom.entityTooLarge();
   expectShape(
     PATCH,

@@ -22,7 +22,7 @@
 // (local/patches/drift.cjs).
 
 const { dirname, join } = require('node:path');
-const { expectShape, expectSource, PatchDriftError } = require('../patches/drift.cjs');
+const { expectShape, expectSource, PatchDriftError, resolveFrom } = require('../patches/drift.cjs');
 
 const PATCH = 'offline/handler-cache';
 
@@ -70,7 +70,7 @@ function target(servicePath) {
   const mod = userFunctionModule(servicePath);
   if (!mod) throw new PatchDriftError(PATCH, `serverless-offline's ${USER_FUNCTION} is not found`);
   expectShape(PATCH, typeof mod.load === 'function', `${USER_FUNCTION} exports no load()`);
-  const src = dirname(require.resolve('serverless-offline', { paths: [servicePath] }));
+  const src = dirname(resolveFrom(PATCH, 'serverless-offline', [servicePath]));
   const runner = join(src, 'lambda', 'handler-runner', 'in-process-runner', 'InProcessRunner.js');
   expectSource(PATCH, runner, ['import { load } from "./aws-lambda-ric/UserFunction.js"']);
   return mod;

@@ -15,7 +15,7 @@
 
 const { dirname, join } = require('node:path');
 const http = require('node:http');
-const { expectShape, expectSource } = require('../patches/drift.cjs');
+const { expectShape, expectSource, resolveFrom } = require('../patches/drift.cjs');
 
 const PATCH = 'offline/keep-alive';
 
@@ -42,8 +42,8 @@ function keepIdleConnections(ms = KEEP_ALIVE_MS) {
  * each call, and that a server has the two timeouts set here; throws a PatchDriftError.
  */
 function target(servicePath) {
-  const offline = dirname(require.resolve('serverless-offline', { paths: [servicePath] }));
-  const hapi = dirname(require.resolve('@hapi/hapi', { paths: [offline] }));
+  const offline = dirname(resolveFrom(PATCH, 'serverless-offline', [servicePath]));
+  const hapi = dirname(resolveFrom(PATCH, '@hapi/hapi', [offline]));
   expectSource(PATCH, join(hapi, 'core.js'), ['Http.createServer(']);
   const server = http.createServer();
   for (const k of ['keepAliveTimeout', 'headersTimeout'])

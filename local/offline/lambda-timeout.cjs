@@ -19,7 +19,7 @@
 
 const { dirname, join } = require('node:path');
 const { pathToFileURL } = require('node:url');
-const { expectShape, expectSource, PatchDriftError } = require('../patches/drift.cjs');
+const { expectShape, expectSource, PatchDriftError, resolveFrom } = require('../patches/drift.cjs');
 
 const PATCH = 'offline/lambda-timeout';
 
@@ -87,7 +87,7 @@ async function target(servicePath) {
     typeof found.LambdaTimeoutError === 'function',
     'errors/index.js exports no LambdaTimeoutError',
   );
-  const src = dirname(require.resolve('serverless-offline', { paths: [servicePath] }));
+  const src = dirname(resolveFrom(PATCH, 'serverless-offline', [servicePath]));
   expectSource(PATCH, join(src, 'lambda', 'LambdaFunction.js'), [
     'this.#noTimeout = options.noTimeout',
     '...(this.#noTimeout ? [] : [this.#timeoutAndTerminate()])',

@@ -8,7 +8,7 @@
 // (local/patches/drift.cjs).
 
 const { dirname } = require('node:path');
-const { expectShape, requireFrom } = require('../patches/drift.cjs');
+const { expectShape, requireFrom, resolveFrom } = require('../patches/drift.cjs');
 
 const PATCH = 'offline/websocket-limits';
 
@@ -70,7 +70,7 @@ function boundWebSockets(ws = require('ws')) {
  * it reads; throws a PatchDriftError.
  */
 function target(servicePath) {
-  const offline = dirname(require.resolve('serverless-offline', { paths: [servicePath] }));
+  const offline = dirname(resolveFrom(PATCH, 'serverless-offline', [servicePath]));
   const ws = requireFrom(PATCH, 'ws', [offline]);
   const Server = ws.WebSocketServer ?? ws.Server;
   expectShape(

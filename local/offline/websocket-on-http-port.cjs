@@ -16,7 +16,7 @@
 
 const { dirname, join } = require('node:path');
 const http = require('node:http');
-const { expectShape, expectSource } = require('../patches/drift.cjs');
+const { expectShape, expectSource, resolveFrom } = require('../patches/drift.cjs');
 
 const PATCH = 'offline/websocket-on-http-port';
 
@@ -56,8 +56,8 @@ function noteServers() {
  * HTTP server's `upgrade` event (`ws` on `server`); throws a PatchDriftError.
  */
 function target(servicePath) {
-  const src = dirname(require.resolve('serverless-offline', { paths: [servicePath] }));
-  const hapi = dirname(require.resolve('@hapi/hapi', { paths: [src] }));
+  const src = dirname(resolveFrom(PATCH, 'serverless-offline', [servicePath]));
+  const hapi = dirname(resolveFrom(PATCH, '@hapi/hapi', [src]));
   expectSource(PATCH, join(hapi, 'core.js'), ['Http.createServer(']);
   expectSource(PATCH, join(src, 'events', 'websocket', 'HttpServer.js'), [
     'import { Server } from "@hapi/hapi"',

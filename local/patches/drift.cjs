@@ -22,15 +22,18 @@ function expectShape(patch, ok, what) {
   if (!ok) throw new PatchDriftError(patch, what);
 }
 
-/** `require(id)` from `paths`, or a PatchDriftError naming it. */
-function requireFrom(patch, id, paths) {
-  let file;
+/** `require.resolve(id)` from `paths`, or a PatchDriftError naming it. */
+function resolveFrom(patch, id, paths) {
   try {
-    file = require.resolve(id, { paths });
+    return require.resolve(id, { paths });
   } catch {
     throw new PatchDriftError(patch, `${id} is not found from ${paths.join(', ')}`);
   }
-  return require(file);
+}
+
+/** `require(id)` from `paths`, or a PatchDriftError naming it. */
+function requireFrom(patch, id, paths) {
+  return require(resolveFrom(patch, id, paths));
 }
 
 /** Throws unless the file at `path` holds every one of `texts`. */
@@ -44,4 +47,4 @@ function expectSource(patch, path, texts) {
   for (const t of texts) expectShape(patch, source.includes(t), `${path} no longer holds \`${t}\``);
 }
 
-module.exports = { PatchDriftError, expectShape, expectSource, requireFrom };
+module.exports = { PatchDriftError, expectShape, expectSource, requireFrom, resolveFrom };

@@ -1,11 +1,16 @@
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { patchDist } from '../../local/patches/pgliteDlsym.mjs';
+import {
+  applyDlsymPatch,
+  checkDlsymPatch,
+  lookupFiles,
+  patchDist,
+  pgliteDist,
+} from '../../local/patches/pgliteDlsym.mjs';
 
-// The lookup as PGlite's minified bundle has it (local/patches/pgliteDlsym.mjs).
+// The lookup as PGlite's minified bundles have it (local/patches/pgliteDlsym.mjs).
 const ORIGINAL = 'export function find(s,t){var o;o=Object.keys(s.exports).indexOf(t);return o}';
 
 const dirs: string[] = [];
@@ -39,10 +44,21 @@ describe("PGlite's dlsym lookup, indexed at install (local/patches/pgliteDlsym.m
     expect(find(lib, 'c')).toBe(-1);
   });
 
-  it('is applied to the installed PGlite (npm ci runs it)', () => {
-    const dist = dirname(createRequire(import.meta.url).resolve('@electric-sql/pglite'));
-    const bundle = readFileSync(join(dist, 'index.js'), 'utf8');
-    expect(bundle).toContain('__exportIndex');
-    expect(bundle).not.toMatch(/\w+=Object\.keys\(\w+\.exports\)\.indexOf\(\w+\)[,;]/);
+  it('is applied to the installed PGlite (npm ci runs it), in whichever of its bundles holds the lookup', () => {
+    // Found by its text, as the patch finds it: PGlite 0.5.17 moved it from index.js into a chunk.
+    const { patched, unpatched } = lookupFiles(pgliteDist());
+    expect(unpatched).toEqual([]);
+    expect(patched.length).toBeGreaterThan(0);
+    expect(checkDlsymPatch()).toEqual(patched);
+  });
+
+  it('fails loudly on a PGlite whose bundles no longer hold the lookup, patched or not', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'dlsym-'));
+    dirs.push(dir);
+    writeFileSync(join(dir, 'chunk-X.js'), 'export function find(s,t){return s.exports[t]}');
+    expect(() => applyDlsymPatch(dir)).toThrow(/local patch "pglite-dlsym": no bundle/);
+    expect(() => checkDlsymPatch(dir)).toThrow(/no bundle .* holds the indexed lookup/);
+    writeFileSync(join(dir, 'chunk-Y.js'), ORIGINAL);
+    expect(() => checkDlsymPatch(dir)).toThrow(/chunk-Y\.js .* still list every export/);
   });
 });
