@@ -1,4 +1,4 @@
-import { runWrite } from '#lib/geodatasets/write/writeHandlers.ts';
+import { runWrite } from '#lib/geodatasets/write/runWrite.ts';
 import { parseRecreateBody } from '#lib/geodatasets/write/writeRequest.ts';
 import { endpoint } from '#lib/http/endpoint.ts';
 import { ok } from '#lib/http/openapi/describe.ts';

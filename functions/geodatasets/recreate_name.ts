@@ -1,19 +1,4 @@
-import { runWrite } from '#lib/geodatasets/write/writeHandlers.ts';
-import { writePath, writeQuery } from '#lib/geodatasets/write/writeParams.ts';
-import { parseGeojsonBody } from '#lib/geodatasets/write/writeRequest.ts';
-import { endpoint } from '#lib/http/endpoint.ts';
-import { ok } from '#lib/http/openapi/describe.ts';
-import { geojsonBody, writeAnswer } from '#lib/http/openapi/shapes/geodatasets.ts';
+import { geojsonFileWrite } from './append.ts';
 
-/** POST /api/geodatasets/recreate/:name — the body is the GeoJSON file. */
-export const handler = endpoint(
-  {
-    auth: 'admin',
-    body: 'raw',
-    rawBodyDoc: geojsonBody,
-    schema: { path: writePath, query: writeQuery },
-    responses: ok(writeAnswer),
-  },
-  async ({ rawBody, path, query, db }) =>
-    runWrite(db, parseGeojsonBody('recreate', rawBody ?? '', path, query)),
-);
+/** POST /api/geodatasets/recreate/:name — the body is the GeoJSON file (the options as append's). */
+export const handler = geojsonFileWrite('recreate');

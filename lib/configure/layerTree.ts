@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { badRequest, notFound } from '#lib/errors.ts';
 import { UUID } from '#lib/formats.ts';
-import { isPlainObject } from './names.ts';
+import { isPlainObject } from './storedConfig.ts';
 
 /**
  * Pure operations on a mission configuration's layer tree (docs/configure.md, docs/contract.md#5-edge-cases-decided). A header is a layer

@@ -1,8 +1,8 @@
 import type { Db } from '#lib/db/index.ts';
 import { pushToViewers } from '#lib/events/push.ts';
 import { log } from '#lib/log.ts';
-import { isPlainObject } from './names.ts';
 import { readLatestLayers } from './reads.ts';
+import { isPlainObject } from './storedConfig.ts';
 import { GEODATASET_PREFIX, MAX_DEPTH } from './validate.ts';
 
 /** The uuids of the layers (any depth) whose url is `geodatasets:<dataset>`. */

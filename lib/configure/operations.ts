@@ -12,8 +12,8 @@ import {
   setInitialView,
   updateLayer,
 } from './layerTree.ts';
-import { isPlainObject } from './names.ts';
 import { type ConfigRecord, commitChange, destroyMission, readLatest, readVersion } from './store.ts';
+import { isPlainObject } from './storedConfig.ts';
 import { templateConfig } from './template.ts';
 
 /**

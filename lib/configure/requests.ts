@@ -2,7 +2,7 @@ import { missionName as mission } from '#lib/auth/schemas.ts';
 
 export { mission };
 
-import { MAX_VERSION } from './names.ts';
+import { MAX_VERSION } from './storedConfig.ts';
 
 /**
  * JSON Schemas of the configure endpoints' inputs (docs/configure.md, "Inputs"): every field each endpoint

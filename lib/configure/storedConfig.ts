@@ -1,3 +1,6 @@
+// What a stored configuration may be: a plain object, nested at most `MAX_JSON_DEPTH` deep, at a version
+// that fits PostgreSQL's `integer`.
+
 export function isPlainObject(x: unknown): x is Record<string, any> {
   return typeof x === 'object' && x !== null && !Array.isArray(x);
 }

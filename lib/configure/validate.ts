@@ -1,6 +1,6 @@
 import { UUID } from '#lib/formats.ts';
 import { toNumber } from '#lib/numbers.ts';
-import { isPlainObject, MAX_JSON_DEPTH, nestedDeeperThan } from './names.ts';
+import { isPlainObject, MAX_JSON_DEPTH, nestedDeeperThan } from './storedConfig.ts';
 
 /**
  * Validation of a mission configuration (docs/configure.md). Never mutates the config and never fills in
