@@ -1,19 +1,9 @@
-import {
-  ARRAY_OPS,
-  arityOf,
-  canonicalOp,
-  type Expr,
-  flatten,
-  type Geometry,
-  isOp,
-  normalDate,
-  normalInstantText,
-  normalTimestamp,
-  type Position,
-} from './ast.ts';
+import { ARRAY_OPS, arityOf, canonicalOp, type Expr, flatten, isOp } from './ast.ts';
 import { Cql2SyntaxError } from './errors.ts';
-import { type Token, tokenize } from './lexer.ts';
+import { tokenize } from './lexer.ts';
 import { CQL2_LIMITS } from './limits.ts';
+import { LiteralParser, WKT } from './parseLiterals.ts';
+import { describe } from './tokenCursor.ts';
 
 /**
  * cql2-text → the CQL2 AST (ast.ts): recursive descent over the standard's BNF (docs/cql2.md).
@@ -34,82 +24,19 @@ import { CQL2_LIMITS } from './limits.ts';
  * A "(" that opens a boolean group and one that opens an arithmetic group look alike: the group is tried
  * first and, when it is followed by an operator (or fails), the predicate reading is taken instead.
  * Errors carry the 1-based character position of the token where parsing stopped (the furthest one).
+ * The token cursor and its limits are tokenCursor.ts; the geometry and time literals parseLiterals.ts.
  */
 
 const RESERVED = new Set(['AND', 'OR', 'NOT', 'LIKE', 'BETWEEN', 'IN', 'IS', 'NULL', 'DIV']);
 const COMPARISON = new Set(['=', '<>', '<', '>', '<=', '>=']);
-const WKT = new Map<string, Geometry['type']>([
-  ['POINT', 'Point'],
-  ['LINESTRING', 'LineString'],
-  ['POLYGON', 'Polygon'],
-  ['MULTIPOINT', 'MultiPoint'],
-  ['MULTILINESTRING', 'MultiLineString'],
-  ['MULTIPOLYGON', 'MultiPolygon'],
-  ['GEOMETRYCOLLECTION', 'GeometryCollection'],
-]);
 const ARRAY_OP_NAMES = new Set<string>(ARRAY_OPS);
 
-function describe(t: Token): string {
-  if (t.kind === 'eof') return 'the end of the filter';
-  if (t.kind === 'string') return `'${t.text.slice(0, 30)}'`;
-  if (t.kind === 'quoted') return `"${t.text.slice(0, 30)}"`;
-  return `'${t.text.slice(0, 30)}'`;
-}
-
-class TextParser {
-  private i = 0;
-  private depth = 0;
-  private nodes = 0;
-  constructor(private readonly toks: Token[]) {}
-
+class TextParser extends LiteralParser {
   parse(): Expr {
     const e = this.booleanExpression();
     const t = this.peek();
     if (t.kind !== 'eof') this.fail(`unexpected ${describe(t)} after a complete expression`);
     return e;
-  }
-
-  // ---- token helpers
-  private peek(k = 0): Token {
-    return this.toks[Math.min(this.i + k, this.toks.length - 1)];
-  }
-  private next(): Token {
-    const t = this.peek();
-    if (t.kind !== 'eof') this.i++;
-    return t;
-  }
-  private fail(message: string, t: Token = this.peek()): never {
-    throw new Cql2SyntaxError(message, t.pos + 1);
-  }
-  private isKw(word: string, k = 0): boolean {
-    const t = this.peek(k);
-    return t.kind === 'ident' && t.text.toUpperCase() === word;
-  }
-  private isPunct(p: string, k = 0): boolean {
-    const t = this.peek(k);
-    return t.kind === 'punct' && t.text === p;
-  }
-  private expectPunct(p: string, what = `'${p}'`): void {
-    if (!this.isPunct(p)) this.fail(`expected ${what} but found ${describe(this.peek())}`);
-    this.i++;
-  }
-  private expectKw(word: string): void {
-    if (!this.isKw(word)) this.fail(`expected ${word} but found ${describe(this.peek())}`);
-    this.i++;
-  }
-  private node<T>(v: T): T {
-    if (++this.nodes > CQL2_LIMITS.maxNodes)
-      this.fail(`the filter has more than ${CQL2_LIMITS.maxNodes} nodes`);
-    return v;
-  }
-  private nested<T>(f: () => T): T {
-    if (++this.depth > CQL2_LIMITS.maxDepth)
-      this.fail(`the filter nests deeper than ${CQL2_LIMITS.maxDepth} levels`);
-    try {
-      return f();
-    } finally {
-      this.depth--;
-    }
   }
 
   // ---- boolean level
@@ -233,7 +160,7 @@ class TextParser {
   }
 
   // ---- scalar level
-  private scalar(): Expr {
+  protected scalar(): Expr {
     let e = this.term();
     while (this.isPunct('+') || this.isPunct('-')) {
       const op = this.next().text;
@@ -311,78 +238,6 @@ class TextParser {
     return this.functionCall();
   }
 
-  private stringArg(what: string): { text: string; tok: Token } {
-    const tok = this.peek();
-    if (tok.kind !== 'string') this.fail(`expected a quoted ${what} but found ${describe(tok)}`);
-    this.i++;
-    return { text: tok.text, tok };
-  }
-
-  private instant(word: 'DATE' | 'TIMESTAMP'): Expr {
-    this.i++;
-    this.expectPunct('(');
-    const { text, tok } = this.stringArg(word === 'DATE' ? 'date (YYYY-MM-DD)' : 'timestamp');
-    this.expectPunct(')');
-    if (word === 'DATE') {
-      const d = normalDate(text);
-      if (!d) this.fail(`'${text.slice(0, 40)}' is not a date (YYYY-MM-DD)`, tok);
-      return this.node({ date: d });
-    }
-    const ts = normalTimestamp(text);
-    if (!ts) this.fail(`'${text.slice(0, 40)}' is not a timestamp (YYYY-MM-DDThh:mm:ss[.f]Z)`, tok);
-    return this.node({ timestamp: ts });
-  }
-
-  private intervalBound(): Expr {
-    const t = this.peek();
-    if (t.kind === 'string') {
-      this.i++;
-      const v = normalInstantText(t.text);
-      if (v === undefined) this.fail(`'${t.text.slice(0, 40)}' is not a date, a timestamp or '..'`, t);
-      return this.node(v);
-    }
-    if (t.kind === 'ident' && (this.isKw('DATE') || this.isKw('TIMESTAMP')) && this.isPunct('(', 1)) {
-      const e = this.instant(t.text.toUpperCase() as 'DATE' | 'TIMESTAMP') as {
-        date?: string;
-        timestamp?: string;
-      };
-      return (e.date ?? e.timestamp) as string;
-    }
-    return this.scalar();
-  }
-
-  private interval(): Expr {
-    this.i++;
-    this.expectPunct('(');
-    const a = this.intervalBound();
-    this.expectPunct(',');
-    const b = this.intervalBound();
-    this.expectPunct(')');
-    return this.node({ interval: [a, b] });
-  }
-
-  private signedNumber(): number {
-    let sign = 1;
-    if (this.isPunct('-') || this.isPunct('+')) sign = this.next().text === '-' ? -1 : 1;
-    const t = this.peek();
-    if (t.kind !== 'number') this.fail(`expected a number but found ${describe(t)}`);
-    this.i++;
-    return this.node(sign * (t.value as number) || 0);
-  }
-
-  private bbox(): Expr {
-    this.i++;
-    this.expectPunct('(');
-    const n = [this.signedNumber()];
-    while (this.isPunct(',')) {
-      this.i++;
-      n.push(this.signedNumber());
-    }
-    if (n.length !== 4 && n.length !== 6) this.fail(`BBOX takes 4 or 6 numbers, got ${n.length}`);
-    this.expectPunct(')');
-    return this.node({ bbox: n });
-  }
-
   private functionCall(): Expr {
     const name = this.next();
     const op = canonicalOp(name.text);
@@ -420,76 +275,6 @@ class TextParser {
       this.expectPunct(')', "')' to close the array");
       return this.node(items);
     });
-  }
-
-  // ---- WKT
-  private position(dims: number): Position {
-    const p = [this.signedNumber(), this.signedNumber()];
-    if (dims === 3) p.push(this.signedNumber());
-    return p;
-  }
-
-  private list<T>(item: () => T): T[] {
-    return this.nested(() => {
-      this.expectPunct('(');
-      const out = [item()];
-      while (this.isPunct(',')) {
-        this.i++;
-        out.push(item());
-      }
-      this.expectPunct(')');
-      return out;
-    });
-  }
-
-  private ring(dims: number, closed: boolean): Position[] {
-    const start = this.peek();
-    const pts = this.list(() => this.position(dims));
-    if (closed) {
-      const [a, b] = [pts[0], pts[pts.length - 1]];
-      if (pts.length < 4 || a.some((v, k) => v !== b[k]))
-        this.fail('a polygon ring needs at least 4 positions, the last equal to the first', start);
-    } else if (pts.length < 2) this.fail('a line needs at least 2 positions', start);
-    return pts;
-  }
-
-  private geometry(): Geometry {
-    const kw = this.next();
-    const type = WKT.get(kw.text.toUpperCase());
-    if (!type) this.fail(`expected a WKT geometry but found ${describe(kw)}`, kw);
-    let dims = 2;
-    if (this.isKw('Z')) {
-      this.i++;
-      dims = 3;
-    }
-    const g = this.node(this.geometryBody(type, dims));
-    return g;
-  }
-
-  private geometryBody(type: Geometry['type'], dims: number): Geometry {
-    switch (type) {
-      case 'Point': {
-        const [p] = this.list(() => this.position(dims));
-        return { type, coordinates: p };
-      }
-      case 'LineString':
-        return { type, coordinates: this.ring(dims, false) };
-      case 'Polygon':
-        return { type, coordinates: this.list(() => this.ring(dims, true)) };
-      case 'MultiPoint':
-        return {
-          type,
-          coordinates: this.list(() =>
-            this.isPunct('(') ? this.list(() => this.position(dims))[0] : this.position(dims),
-          ),
-        };
-      case 'MultiLineString':
-        return { type, coordinates: this.list(() => this.ring(dims, false)) };
-      case 'MultiPolygon':
-        return { type, coordinates: this.list(() => this.list(() => this.ring(dims, true))) };
-      case 'GeometryCollection':
-        return { type, geometries: this.list(() => this.geometry()) };
-    }
   }
 }
 
