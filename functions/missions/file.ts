@@ -1,5 +1,5 @@
-import { header } from '#lib/auth/principal.ts';
 import { endpoint } from '#lib/http/endpoint.ts';
+import { header } from '#lib/http/headers.ts';
 import { binary, respond } from '#lib/http/response.ts';
 import { assertMayViewMissionFiles } from '#lib/missionFiles/access.ts';
 import { missionFileCacheControl } from '#lib/missionFiles/cacheControl.ts';

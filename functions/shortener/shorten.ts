@@ -1,5 +1,5 @@
-import { header } from '#lib/auth/principal.ts';
 import { endpoint } from '#lib/http/endpoint.ts';
+import { header } from '#lib/http/headers.ts';
 import { ok } from '#lib/http/openapi/describe.ts';
 import { shortenerAnswer } from '#lib/http/openapi/shapes/misc.ts';
 import { assertShortenableUrl, shorten, shortenableUrl, siteOf } from '#lib/shortener/shortener.ts';

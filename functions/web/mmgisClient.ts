@@ -1,6 +1,6 @@
-import { header } from '#lib/auth/principal.ts';
 import { notFound } from '#lib/errors.ts';
 import { endpoint } from '#lib/http/endpoint.ts';
+import { header } from '#lib/http/headers.ts';
 import { binary, rawJson, respond } from '#lib/http/response.ts';
 import { mmgisClientDir } from '#lib/web/mmgis/clientDir.ts';
 import { mmgisSite } from '#lib/web/mmgis/site.ts';

@@ -1,7 +1,7 @@
 import type { APIGatewayProxyEvent } from 'aws-lambda';
 import { getDb } from '#lib/db/index.ts';
 import { onConnect, type SocketEvent } from '#lib/events/socket.ts';
-import { assertSameOrigin } from '#lib/http/middleware/cors.ts';
+import { assertSameOrigin } from '#lib/http/middleware/sameOrigin.ts';
 
 /**
  * WebSocket `$connect`: records the connection and who opened it. A session cookie sent from a page of

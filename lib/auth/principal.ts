@@ -17,6 +17,10 @@ export const anonymous: Principal = { user: null, via: null, sessionCookie: null
 
 type HeaderBag = Record<string, string | undefined> | null | undefined;
 
+/**
+ * A header of `headers` by name, whatever its case: auth's own, for the credentials and cookies it reads
+ * (lib/auth may not import lib/http). Handlers and the framework use `header` of lib/http/headers.ts.
+ */
 export function header(headers: HeaderBag, name: string): string | undefined {
   if (!headers) return undefined;
   const lower = name.toLowerCase();

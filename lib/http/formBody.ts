@@ -1,8 +1,8 @@
 import type { APIGatewayProxyEvent } from 'aws-lambda';
 import qs from 'qs';
-import { header } from '#lib/auth/principal.ts';
 import { badRequest } from '#lib/errors.ts';
 import { setting } from '#lib/settings.ts';
+import { header } from './headers.ts';
 
 /** `application/x-www-form-urlencoded`, with or without a charset. */
 export function isFormType(contentType: string | undefined): boolean {

@@ -1,7 +1,7 @@
 import type { APIGatewayProxyEvent } from 'aws-lambda';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Principal } from '#lib/auth/principal.ts';
-import { assertSameOrigin } from '#lib/http/middleware/cors.ts';
+import { assertSameOrigin } from '#lib/http/middleware/sameOrigin.ts';
 
 const session: Principal = {
   user: { id: 1, username: 'a', email: null, role: 'admin', missions: [], createdAt: '' },

@@ -1,7 +1,7 @@
 import { type AuthRule, assertAllowed } from '#lib/auth/permissions.ts';
 import { resolvePrincipal } from '#lib/auth/principal.ts';
 import { withConnectionRetry } from '#lib/db/connectionErrors.ts';
-import { assertSameOrigin } from './cors.ts';
+import { assertSameOrigin } from './sameOrigin.ts';
 import type { EndpointMiddleware, EndpointRequest } from './types.ts';
 
 /**

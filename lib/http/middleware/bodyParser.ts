@@ -1,7 +1,7 @@
 import httpJsonBodyParser from '@middy/http-json-body-parser';
-import { header } from '#lib/auth/principal.ts';
 import { badRequest, HttpError } from '#lib/errors.ts';
 import { isFormType, parseForm } from '../formBody.ts';
+import { header } from '../headers.ts';
 import type { EndpointMiddleware, EndpointRequest } from './types.ts';
 
 /**

@@ -1,5 +1,4 @@
-import { header } from '#lib/auth/principal.ts';
-import { withVary } from '../headers.ts';
+import { header, withVary } from '../headers.ts';
 import { type EndpointMiddleware, type EndpointRequest, proxyResponse } from './types.ts';
 
 /**

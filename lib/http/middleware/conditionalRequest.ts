@@ -1,4 +1,4 @@
-import { header } from '#lib/auth/principal.ts';
+import { header } from '../headers.ts';
 import { type EndpointMiddleware, type EndpointRequest, proxyResponse } from './types.ts';
 
 /** `If-None-Match` matching (RFC 9110: weak comparison, `*`, comma-separated lists). */
