@@ -10,7 +10,7 @@
 //   everyone, the Origin echoed with credentials only for CORS_ORIGINS;
 // - a preflight OPTIONS is API Gateway's mock of `cors: true`: `Access-Control-Allow-Origin: *`, its default
 //   Allow-Headers, the route's methods, no credentials; for an Origin listed in CORS_ORIGINS the origin
-//   echoed with `Access-Control-Allow-Credentials: true` and `Vary: Origin` (serverless/plugins/cors-origins.cjs).
+//   echoed with `Access-Control-Allow-Credentials: true` and `Vary: Origin` (serverless/plugins/preflight-credentials.cjs).
 // This plugin wraps serverless-offline's onPreResponse hook so that local answers are exactly those.
 
 const { dirname, join } = require('node:path');

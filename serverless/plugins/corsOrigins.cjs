@@ -1,7 +1,8 @@
 'use strict';
-// CORS_ORIGINS as the serverless plugins read it: comma-separated origins (`scheme://host[:port]`), the
-// same list lib/http/middleware/cors.ts reads at run time. Anything else is a deploy-time error, because
-// the origins are written into API Gateway's response templates.
+// Not a plugin: the CORS_ORIGINS setting as the plugins read it (preflight-credentials.cjs and the local
+// preflight, local/offline/cors.cjs): comma-separated origins (`scheme://host[:port]`), the same list
+// lib/http/middleware/cors.ts reads at run time. Anything else is a deploy-time error, because the origins
+// are written into API Gateway's response templates.
 
 const ORIGIN = /^https?:\/\/[A-Za-z0-9.-]+(:\d{1,5})?$/;
 

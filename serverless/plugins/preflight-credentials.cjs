@@ -1,5 +1,6 @@
 'use strict';
-// Local serverless plugin: lets a browser on a CORS_ORIGINS origin send credentialed preflighted requests
+// Local serverless plugin: the preflight (OPTIONS) answers of API Gateway echo a CORS_ORIGINS origin with
+// credentials, so a browser on that origin can send credentialed preflighted requests
 // (docs/auth.md, "CORS"). It changes the CloudFormation template only when CORS_ORIGINS is set.
 //
 // `cors: true` makes every resource's OPTIONS method an API Gateway MOCK that answers
@@ -27,7 +28,7 @@ function responseTemplate(origins) {
   ].join('\n');
 }
 
-class CorsOriginsPlugin {
+class PreflightCredentialsPlugin {
   constructor(serverless) {
     this.serverless = serverless;
     this.hooks = { 'before:package:finalize': () => this.apply() };
@@ -57,8 +58,10 @@ class CorsOriginsPlugin {
       }
       n++;
     }
-    sls.cli.log(`cors-origins: ${n} preflight methods echo ${origins.length} origin(s) with credentials`);
+    sls.cli.log(
+      `preflight-credentials: ${n} preflight methods echo ${origins.length} origin(s) with credentials`,
+    );
   }
 }
 
-module.exports = CorsOriginsPlugin;
+module.exports = PreflightCredentialsPlugin;
