@@ -5,9 +5,9 @@ import { describe, expect, it } from 'vitest';
 /**
  * The docs and the code's comments cite what exists: every repository path that README.md, a folder's
  * README (tests/README.md; its paths may also be under its folder), docs/*.md and the comments of the code
- * name (a doc, a module, a test, a folder such as `lib/http/`) is a file or folder of the repository, and
- * every setting of README.md's settings table is read somewhere in the code. CHANGES.md is history and
- * may name files that are gone: it is not checked.
+ * name (a doc, a module, a test, a folder such as `lib/http/`) is a file or folder of the repository.
+ * CHANGES.md is history and may name files that are gone: it is not checked. (README.md's settings table
+ * is generated from lib/settings.ts and checked by tests/unit/settings.test.ts.)
  *
  * An example is not a citation: a path inside a URL path (`/Missions/<mission>/x.png`, `/api/x`), with a
  * placeholder (`<area>`, `{name}`, `*`, `...`), or in a doc's fenced code block (commands, other projects'
@@ -145,15 +145,6 @@ function files(dir: string, match: RegExp): string[] {
   );
 }
 
-/** The settings README.md's settings table names: the backticked names of its first column. */
-function settings(readme: string): string[] {
-  const section = readme.split(/^## Settings/m)[1]?.split(/^## /m)[0] ?? '';
-  return section
-    .split('\n')
-    .filter((l) => l.startsWith('|'))
-    .flatMap((l) => [...(l.split('|')[1] ?? '').matchAll(/`([A-Z][A-Z0-9_]+)`/g)].map((m) => m[1]));
-}
-
 /** `file:line: path` for every citation of `found` that names nothing in the repository (or under `base`). */
 function dead(file: string, found: Citation[], base = ''): string[] {
   return found
@@ -191,17 +182,6 @@ describe('docs and comments cite what exists', () => {
     });
     expect(cited).toBeGreaterThan(500);
     expect(missing).toEqual([]);
-  });
-
-  it("every setting of README.md's table is read by the code", () => {
-    const names = settings(readFileSync(join(root, 'README.md'), 'utf8'));
-    expect(names.length).toBeGreaterThan(20);
-    const code = ['lib', 'functions', 'scripts', 'serverless', 'bench', 'bin', 'local']
-      .flatMap((d) => files(join(root, d), /\.(ts|mjs|js|cjs|yml)$/))
-      .concat([join(root, 'serverless.yml')])
-      .map((f) => readFileSync(f, 'utf8'))
-      .join('\n');
-    expect(names.filter((n) => !new RegExp(`\\b${n}\\b`).test(code))).toEqual([]);
   });
 
   it('the doc citation finder finds citations and leaves examples out', () => {
