@@ -1,15 +1,15 @@
+import { geojsonResponse } from '#lib/answers/geojsonResponse.ts';
+import { tileResponse } from '#lib/answers/tileResponse.ts';
 import { requireDataset } from '#lib/geodatasets/catalog.ts';
 import { getBody, getPath, getQuery } from '#lib/geodatasets/read/getParams.ts';
 import { parseGetRequest } from '#lib/geodatasets/read/query.ts';
 import { endpoint } from '#lib/http/endpoint.ts';
-import { geojsonResponse } from '#lib/http/geojsonResponse.ts';
 import {
   exportRefused,
   exportStarted,
   featureCollection,
   largeAnswer,
 } from '#lib/http/openapi/shapes/geodatasets.ts';
-import { tileResponse } from '#lib/http/tileResponse.ts';
 
 /**
  * GET /api/geodatasets/get[/{layer}] (and POST /api/geodatasets/get with the same parameters in a JSON

@@ -1,9 +1,9 @@
+import { streamedJson } from '#lib/answers/largeResponse.ts';
 import { requireDataset } from '#lib/geodatasets/catalog.ts';
 import { parseReadFilters } from '#lib/geodatasets/read/filters.ts';
 import { parseIntersectGeometry, readIntersect } from '#lib/geodatasets/read/intersect.ts';
 import { layerParam, readFilterParams } from '#lib/geodatasets/read/readParams.ts';
 import { endpoint } from '#lib/http/endpoint.ts';
-import { streamedJson } from '#lib/http/largeResponse.ts';
 import { intersectAnswer, streamedAnswer } from '#lib/http/openapi/shapes/geodatasets.ts';
 
 const body = {

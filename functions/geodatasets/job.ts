@@ -1,7 +1,7 @@
+import { responseUrlSeconds } from '#lib/answers/largeResponse.ts';
 import { assertAllowed } from '#lib/auth/permissions.ts';
 import { HttpError } from '#lib/errors.ts';
 import { endpoint } from '#lib/http/endpoint.ts';
-import { responseUrlSeconds } from '#lib/http/largeResponse.ts';
 import { jobAnswer, layerGone } from '#lib/http/openapi/shapes/geodatasets.ts';
 import { getJob, type JobView } from '#lib/jobs/jobs.ts';
 import { EXPORT_KIND, exportResultOf } from '#lib/uploads/exportRule.ts';

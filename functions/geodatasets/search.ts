@@ -1,3 +1,4 @@
+import { streamedJson } from '#lib/answers/largeResponse.ts';
 import { requireDataset } from '#lib/geodatasets/catalog.ts';
 import {
   flagParam,
@@ -8,7 +9,6 @@ import {
 } from '#lib/geodatasets/read/readParams.ts';
 import { readSearch } from '#lib/geodatasets/read/search.ts';
 import { endpoint } from '#lib/http/endpoint.ts';
-import { streamedJson } from '#lib/http/largeResponse.ts';
 import { searchAnswer, streamedAnswer } from '#lib/http/openapi/shapes/geodatasets.ts';
 
 const body = {

@@ -1,7 +1,7 @@
+import { streamedJson } from '#lib/answers/largeResponse.ts';
 import { collectText } from '#lib/geodatasets/read/featureStream.ts';
 import { runRead } from '#lib/geodatasets/read/query.ts';
 import { endpoint } from '#lib/http/endpoint.ts';
-import { streamedJson } from '#lib/http/largeResponse.ts';
 import { rawJson } from '#lib/http/response.ts';
 import { htmlHeaders } from '#lib/ogc/answers.ts';
 import { requireCollection } from '#lib/ogc/collections.ts';

@@ -1,5 +1,5 @@
+import { tileResponse } from '#lib/answers/tileResponse.ts';
 import { endpoint } from '#lib/http/endpoint.ts';
-import { tileResponse } from '#lib/http/tileResponse.ts';
 import { requireCollection } from '#lib/ogc/collections.ts';
 import { MVT } from '#lib/ogc/tiles/links.ts';
 import { tileAnswers, tilePath, tileQuery } from '#lib/ogc/tiles/schemas.ts';

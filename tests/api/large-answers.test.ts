@@ -1,8 +1,8 @@
 import { ListObjectsV2Command, S3Client } from '@aws-sdk/client-s3';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { streamedJson } from '#lib/answers/largeResponse.ts';
 import { getDb } from '#lib/db/index.ts';
 import { recreateGeodataset } from '#lib/geodatasets/write/write.ts';
-import { streamedJson } from '#lib/http/largeResponse.ts';
 import { toErrorResult } from '#lib/http/middleware/errorResponse.ts';
 import { type RunningService, startService } from '../../local/devServer.ts';
 import { points } from '../fixtures/uploads.ts';

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { responseUrlSeconds } from '#lib/http/largeResponse.ts';
+import { responseUrlSeconds } from '#lib/answers/largeResponse.ts';
 
 describe('the 303 of an oversized answer outlives the gateway cache', () => {
   afterEach(() => {

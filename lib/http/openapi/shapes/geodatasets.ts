@@ -15,7 +15,7 @@ export const feature = {
 export const featureCollection = object({ type: { const: 'FeatureCollection' }, features: arrayOf(feature) });
 
 /**
- * The 303 of an answer over the inline limit (lib/http/largeResponse.ts, docs/geodatasets-read.md): the
+ * The 303 of an answer over the inline limit (lib/answers/largeResponse.ts, docs/geodatasets-read.md): the
  * answer is in S3, `Location` (and `url`) a presigned GET valid until `expiresAt`.
  */
 export const largeAnswer = {

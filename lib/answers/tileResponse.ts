@@ -1,4 +1,3 @@
-import { header } from '#lib/auth/principal.ts';
 import type { Db } from '#lib/db/index.ts';
 import type { Geodataset } from '#lib/geodatasets/catalog.ts';
 import { sqlWhere, withReadErrors } from '#lib/geodatasets/read/filters.ts';
@@ -6,8 +5,9 @@ import { runRead, type TileQuery } from '#lib/geodatasets/read/query.ts';
 import { readTile } from '#lib/geodatasets/tiles/readTile.ts';
 import { type TileKeyInput, tileEtag, tileHeaders } from '#lib/geodatasets/tiles/tileCache.ts';
 import { tileSettings } from '#lib/geodatasets/tiles/tileParams.ts';
-import { etagMatches } from './middleware/conditionalRequest.ts';
-import { binary, type HttpResponse, respond } from './response.ts';
+import { header } from '#lib/http/headers.ts';
+import { etagMatches } from '#lib/http/middleware/conditionalRequest.ts';
+import { binary, type HttpResponse, respond } from '#lib/http/response.ts';
 
 /**
  * The `type=mvt` answer of `GET /api/geodatasets/get[/{layer}]` for a dataset already looked up and a

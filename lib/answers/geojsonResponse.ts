@@ -4,12 +4,12 @@ import type { Db } from '#lib/db/index.ts';
 import type { Geodataset } from '#lib/geodatasets/catalog.ts';
 import { streamFeatureCollection } from '#lib/geodatasets/read/geojson.ts';
 import { type GeojsonQuery, type GetInput, runRead } from '#lib/geodatasets/read/query.ts';
+import type { HttpResponse } from '#lib/http/response.ts';
 import { withQuery } from '#lib/ogc/request.ts';
 import { publicBaseUrl } from '#lib/publicUrl.ts';
 import { uploadBucket } from '#lib/uploads/bucket.ts';
 import { exportAboveFeatures, exportInput } from '#lib/uploads/exportRule.ts';
 import { exportAnswer, exportRefusedAnswer, streamedJson } from './largeResponse.ts';
-import type { HttpResponse } from './response.ts';
 
 /** The end of the 303's message: how to read the layer in pages by key (docs/geodatasets-read.md, "Paging"). */
 const PAGING_HINT =

@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
+import { type HttpResponse, rawJson, respond } from '#lib/http/response.ts';
 import type { JobView } from '#lib/jobs/jobs.ts';
 import { setting, settingIfSet } from '#lib/settings.ts';
 import { uploadBucket } from '#lib/uploads/bucket.ts';
 import { exportResultOf, exportRetrySeconds } from '#lib/uploads/exportRule.ts';
-import { type HttpResponse, rawJson, respond } from './response.ts';
 
 /** `MAX_INLINE_RESPONSE_BYTES`, default 5 MiB (below Lambda's 6 MB response limit). */
 export function maxInlineResponseBytes(): number {
