@@ -11,10 +11,12 @@ import {
   reserveLoginAttempt,
 } from '#lib/auth/throttle.ts';
 import { findUserForLogin } from '#lib/auth/users.ts';
+import { listMissions } from '#lib/configure/missions.ts';
 import { HttpError } from '#lib/errors.ts';
 import { endpoint } from '#lib/http/endpoint.ts';
 import { loginAnswer, throttled } from '#lib/http/openapi/shapes/users.ts';
 import { respond } from '#lib/http/response.ts';
+import { edgeCookies } from '#lib/missionFiles/edgeCookies.ts';
 
 /**
  * Credentials, or `useToken: true` alone: the MMGIS web client's check on page load of the session it
@@ -37,7 +39,9 @@ export const handler = endpoint(
     if (input.useToken === true && input.username === undefined) {
       if (principal.via !== 'session' || !principal.user) throw new HttpError(401, 'No user is logged in.');
       const { username, role } = principal.user;
-      return { status: 'success', username, role, groups: [] };
+      // The page load re-issues the /Missions cookies of the front door with the user's current missions.
+      const cookies = await edgeCookies(principal, () => listMissions(db.sql));
+      return respond(200, { status: 'success', username, role, groups: [] }, { cookies });
     }
     const body = input as { username: string; password: string };
     const source = event.requestContext?.identity?.sourceIp ?? 'unknown';
@@ -82,6 +86,11 @@ export const handler = endpoint(
         cookies: [
           sessionCookie(session.value, session.expiresAt, headers),
           deviceCookie(device, DEVICE_DAYS, headers),
+          ...(await edgeCookies(
+            { user: found.user, via: 'session', sessionCookie: null },
+            () => listMissions(db.sql),
+            { expiresAt: session.expiresAt },
+          )),
         ],
       },
     );

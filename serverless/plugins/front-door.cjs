@@ -15,6 +15,8 @@
 // - `/assets/*`  → the REST API's page function, cached by CloudFront (CachingOptimized: names are
 //                  content-hashed and immutable), compressed.
 // - default      → the REST API: the pages (`/`, `/configure`), not cached (HTML is `no-cache` + ETag).
+// - `/Missions/*` and the MMGIS client's static folders → S3 buckets with origin access control
+//                  (serverless/plugins/frontDoorOrigins.cjs).
 //
 // The public origin `https://<distribution domain>` is appended to every function's CORS_ORIGINS (the
 // same-origin check of docs/auth.md sees API Gateway's host behind CloudFront) and the page function's
@@ -22,8 +24,6 @@
 //
 // The REST API's endpoint becomes REGIONAL (CloudFront is the edge). On for every stage but `local` (custom.frontDoor.enabled: `auto`); `--param="frontDoor=false"` leaves it
 // out, `true` forces it.
-
-const { flag } = require('./pluginParams.cjs');
 
 /** AWS managed CloudFront policies (their ids are fixed by AWS). */
 const CACHING_DISABLED = '4135ea2d-6df8-44a3-9df3-4b5a84be39ad';
@@ -42,7 +42,14 @@ const VIEWER_REQUEST = `function handler(event) {
 
 const REST_ORIGIN = 'RestApi';
 const WS_ORIGIN = 'WebSocketApi';
-const { aliasRecords, originLockResources, webAclResources } = require('./frontDoorEdge.cjs');
+const {
+  aliasRecords,
+  edgeSettings,
+  originLockResources,
+  signingVariables,
+  webAclResources,
+} = require('./frontDoorEdge.cjs');
+const { bucketOrigins } = require('./frontDoorOrigins.cjs');
 
 const ALL_METHODS = ['GET', 'HEAD', 'OPTIONS', 'PUT', 'PATCH', 'POST', 'DELETE'];
 
@@ -163,43 +170,6 @@ function frontDoorResources({
 
 const PUBLIC_HOST = { 'Fn::GetAtt': ['FrontDoorDistribution', 'DomainName'] };
 
-/**
- * The edge options (custom.frontDoor): `waf` (auto: a web ACL made in us-east-1, where CloudFront's must
- * live; elsewhere none unless `wafAclArn` names one), `wafRateLimit` requests per `wafWindow` seconds per
- * address, `originLock` (default true), `domainName` with `certificateArn` (ACM, us-east-1) and optionally
- * `hostedZoneId` for its DNS records.
- */
-function edgeSettings(options, region) {
-  const text = (v) => String(v ?? '').trim();
-  const wafAclArn = text(options.wafAclArn);
-  const wafWanted = text(options.waf || 'auto').toLowerCase();
-  if (!['auto', 'true', 'false'].includes(wafWanted))
-    throw new Error(`waf=${options.waf}: true, false or auto`);
-  if (wafWanted === 'true' && region !== 'us-east-1')
-    throw new Error('waf=true: a CloudFront web ACL is made in us-east-1 only; name one with wafAclArn');
-  const waf = !wafAclArn && (wafWanted === 'true' || (wafWanted === 'auto' && region === 'us-east-1'));
-  const wafRateLimit = Number(options.wafRateLimit ?? 3000);
-  const wafWindow = Number(options.wafWindow ?? 300);
-  if (!Number.isInteger(wafRateLimit) || wafRateLimit < 10 || wafRateLimit > 2e9)
-    throw new Error(`wafRateLimit=${options.wafRateLimit}: a whole number from 10`);
-  if (![60, 120, 300, 600].includes(wafWindow))
-    throw new Error(`wafWindow=${options.wafWindow}: 60, 120, 300 or 600`);
-  const domainName = text(options.domainName).toLowerCase();
-  const certificateArn = text(options.certificateArn);
-  if (domainName && !/^arn:aws[\w-]*:acm:us-east-1:/.test(certificateArn))
-    throw new Error('domainName needs certificateArn, an ACM certificate in us-east-1');
-  return {
-    waf,
-    wafAclArn,
-    wafRateLimit,
-    wafWindow,
-    originLock: flag(options.originLock, true),
-    domainName,
-    certificateArn,
-    hostedZoneId: text(options.hostedZoneId),
-  };
-}
-
 /** CORS_ORIGINS of a function's environment with the public origin appended. */
 function withPublicOrigin(current, host = PUBLIC_HOST) {
   const origin = ['https://', host];
@@ -264,6 +234,28 @@ class FrontDoorPlugin {
     });
     Object.assign(resources, added, extra);
     const host = edge.domainName || PUBLIC_HOST;
+    const env = sls.service.provider.environment ?? {};
+    const data = {
+      MISSION_DATA_BUCKET: env.MISSION_DATA_BUCKET,
+      MISSION_DATA_PREFIX: env.MISSION_DATA_PREFIX,
+    };
+    const maxAge =
+      resources.MissionsFileLambdaFunction?.Properties.Environment?.Variables?.MISSION_FILES_MAX_AGE_S;
+    const s3 = bucketOrigins({
+      name,
+      auth: env.AUTH,
+      env: data,
+      uploadBucket: sls.service.custom?.uploadBucket,
+      missionBucket: sls.service.custom?.missionDataBucket,
+      keySecretArn: edge.missionKeySecretArn,
+      maxAge: /^\d+$/.test(String(maxAge ?? '')) ? Number(maxAge) : 3600,
+      restOrigin: REST_ORIGIN,
+    });
+    const config = added.FrontDoorDistribution.Properties.DistributionConfig;
+    config.Origins.push(...s3.origins);
+    config.CacheBehaviors.push(...s3.behaviors);
+    Object.assign(resources, s3.resources);
+    if (resources.FrontDoorMissionKeyGroup) signingVariables(resources, edge.missionKeySecretArn);
     // Behind CloudFront the REST API is regional: an edge-optimized one would put a second CloudFront
     // distribution (API Gateway's own) behind ours.
     resources.ApiGatewayRestApi.Properties.EndpointConfiguration = { Types: ['REGIONAL'] };
@@ -274,6 +266,8 @@ class FrontDoorPlugin {
       vars.CORS_ORIGINS = withPublicOrigin(vars.CORS_ORIGINS, host);
       // Links (TileJSON tiles, OGC links, paging, job Locations) name the public host, not API Gateway's.
       if (!vars.PUBLIC_URL) vars.PUBLIC_URL = { 'Fn::Join': ['', ['https://', host]] };
+      // The mission data root CloudFront reads is the functions' too.
+      for (const k of Object.keys(data)) if (k in vars && !vars[k]) vars[k] = data[k];
       if ('WEBSOCKET_URL' in vars && !vars.WEBSOCKET_URL && resources.WebsocketsApi) {
         vars.WEBSOCKET_URL = { 'Fn::Join': ['', ['wss://', host, '/ws/']] };
       }
@@ -283,12 +277,13 @@ class FrontDoorPlugin {
       Description: 'The one public URL: the pages, /api, /API and the WebSocket (/ws/)',
       Value: { 'Fn::Join': ['', ['https://', host]] },
     };
+    Object.assign(template.Outputs, s3.outputs);
     template.Outputs.DistributionDomainName = {
       Description: "The CloudFront domain (the target of a custom domain's DNS record)",
       Value: PUBLIC_HOST,
     };
     sls.cli.log(
-      `front-door: CloudFront distribution with ${added.FrontDoorDistribution.Properties.DistributionConfig.CacheBehaviors.length} behaviors`,
+      `front-door: CloudFront distribution with ${config.CacheBehaviors.length} behaviors; /Missions/* from the ${s3.missions}`,
     );
   }
 }

@@ -1,7 +1,10 @@
 'use strict';
 // The front door's edge parts (serverless/plugins/front-door.cjs; docs/deploying.md, "The front door"):
 // the WAF rate rule, the lock that closes the REST API's own `execute-api` host to all but CloudFront,
-// and the DNS records of a custom domain.
+// the DNS records of a custom domain, the edge options of custom.frontDoor, and the key group of the
+// `/Missions` cookies (serverless/plugins/frontDoorOrigins.cjs).
+
+const { flag } = require('./pluginParams.cjs');
 
 /** CloudFront's hosted zone id for alias records (Route 53 "AliasTarget": the same in every partition region). */
 const CLOUDFRONT_ZONE = 'Z2FDTNDATAQYW2';
@@ -130,4 +133,112 @@ function aliasRecords(domainName, hostedZoneId) {
   return { FrontDoorRecordA: record('A'), FrontDoorRecordAAAA: record('AAAA') };
 }
 
-module.exports = { webAclResources, originLockResources, aliasRecords };
+/**
+ * The edge options (custom.frontDoor): `waf` (auto: a web ACL made in us-east-1, where CloudFront's must
+ * live; elsewhere none unless `wafAclArn` names one), `wafRateLimit` requests per `wafWindow` seconds per
+ * address, `originLock` (default true), `domainName` with `certificateArn` (ACM, us-east-1) and optionally
+ * `hostedZoneId` for its DNS records; `missionKeySecretArn`, the secret of the `/Missions` cookie key.
+ */
+function edgeSettings(options, region) {
+  const text = (v) => String(v ?? '').trim();
+  const wafAclArn = text(options.wafAclArn);
+  const wafWanted = text(options.waf || 'auto').toLowerCase();
+  if (!['auto', 'true', 'false'].includes(wafWanted))
+    throw new Error(`waf=${options.waf}: true, false or auto`);
+  if (wafWanted === 'true' && region !== 'us-east-1')
+    throw new Error('waf=true: a CloudFront web ACL is made in us-east-1 only; name one with wafAclArn');
+  const waf = !wafAclArn && (wafWanted === 'true' || (wafWanted === 'auto' && region === 'us-east-1'));
+  const wafRateLimit = Number(options.wafRateLimit ?? 3000);
+  const wafWindow = Number(options.wafWindow ?? 300);
+  if (!Number.isInteger(wafRateLimit) || wafRateLimit < 10 || wafRateLimit > 2e9)
+    throw new Error(`wafRateLimit=${options.wafRateLimit}: a whole number from 10`);
+  if (![60, 120, 300, 600].includes(wafWindow))
+    throw new Error(`wafWindow=${options.wafWindow}: 60, 120, 300 or 600`);
+  const domainName = text(options.domainName).toLowerCase();
+  const certificateArn = text(options.certificateArn);
+  if (domainName && !/^arn:aws[\w-]*:acm:us-east-1:/.test(certificateArn))
+    throw new Error('domainName needs certificateArn, an ACM certificate in us-east-1');
+  const missionKeySecretArn = text(options.missionKeySecretArn);
+  if (missionKeySecretArn && !/^arn:aws[\w-]*:secretsmanager:/.test(missionKeySecretArn))
+    throw new Error('missionKeySecretArn: the ARN of a Secrets Manager secret');
+  return {
+    missionKeySecretArn,
+    waf,
+    wafAclArn,
+    wafRateLimit,
+    wafWindow,
+    originLock: flag(options.originLock, true),
+    domainName,
+    certificateArn,
+    hostedZoneId: text(options.hostedZoneId),
+  };
+}
+
+/** The users functions that issue, refresh and clear the /Missions cookies. */
+const COOKIE_FUNCTIONS = [
+  'UsersLoginLambdaFunction',
+  'UsersLoggedInLambdaFunction',
+  'UsersLogoutLambdaFunction',
+];
+
+/** The trusted key group of `/Missions/*` and the policy that lets the users functions read its private key. */
+function keyResources(name, secretArn) {
+  return {
+    FrontDoorMissionPublicKey: {
+      Type: 'AWS::CloudFront::PublicKey',
+      Properties: {
+        PublicKeyConfig: {
+          CallerReference: `${name}-mission-files`,
+          Name: `${name}-mission-files`.slice(0, 128),
+          Comment: 'Signs the /Missions cookies (docs/mission-site.md)',
+          EncodedKey: `{{resolve:secretsmanager:${secretArn}:SecretString:publicKey}}`,
+        },
+      },
+    },
+    FrontDoorMissionKeyGroup: {
+      Type: 'AWS::CloudFront::KeyGroup',
+      Properties: {
+        KeyGroupConfig: {
+          Name: `${name}-mission-files`.slice(0, 128),
+          Comment: 'The key of the /Missions cookies',
+          Items: [{ Ref: 'FrontDoorMissionPublicKey' }],
+        },
+      },
+    },
+    FrontDoorMissionKeyPolicy: {
+      Type: 'AWS::IAM::Policy',
+      // Only the roles of the functions that sign (function-roles.cjs reads this list).
+      Metadata: { Functions: COOKIE_FUNCTIONS },
+      Properties: {
+        PolicyName: 'mission-cookie-key',
+        Roles: [{ Ref: 'IamRoleLambdaExecution' }],
+        PolicyDocument: {
+          Version: '2012-10-17',
+          Statement: [{ Effect: 'Allow', Action: 'secretsmanager:GetSecretValue', Resource: secretArn }],
+        },
+      },
+    },
+  };
+}
+
+/** The settings of the functions that sign the cookies. */
+function signingVariables(resources, secretArn) {
+  let n = 0;
+  for (const id of COOKIE_FUNCTIONS) {
+    const vars = resources[id]?.Properties?.Environment?.Variables;
+    if (!vars) continue;
+    vars.MISSION_COOKIE_KEY_ID = { Ref: 'FrontDoorMissionPublicKey' };
+    vars.MISSION_COOKIE_KEY_SECRET_ARN = secretArn;
+    n++;
+  }
+  return n;
+}
+
+module.exports = {
+  webAclResources,
+  originLockResources,
+  aliasRecords,
+  edgeSettings,
+  keyResources,
+  signingVariables,
+};
