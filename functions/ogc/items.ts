@@ -1,5 +1,5 @@
 import { streamedJson } from '#lib/answers/largeResponse.ts';
-import { collectText } from '#lib/geodatasets/read/featureStream.ts';
+import { collectText } from '#lib/geodatasets/read/featuresText.ts';
 import { runRead } from '#lib/geodatasets/read/query.ts';
 import { endpoint } from '#lib/http/endpoint.ts';
 import { rawJson } from '#lib/http/response.ts';

@@ -21,7 +21,7 @@ export function responseUrlSeconds(): number {
 }
 
 /**
- * A JSON answer produced in pieces (featureStream.ts), answered inline when it is at most
+ * A JSON answer produced in pieces (featuresText.ts), answered inline when it is at most
  * `maxInlineResponseBytes()`, byte for byte as the pieces give it. A larger one is streamed into the
  * upload bucket (`responses/<uuid>.json`) as the pieces arrive (`uploadStream`: a multipart upload), and
  * answered 303 with a short-lived presigned GET in `Location` and a small JSON body saying so; the upload

@@ -3,7 +3,7 @@ import type { Queryable } from '#lib/db/index.ts';
 import { HttpError } from '#lib/errors.ts';
 import { type Geodataset, sqlTable } from '../catalog.ts';
 import { type StatsField, sqlMeta, sqlRowsWithStats, sqlSourceProps, sqlWithMeta } from './featureProps.ts';
-import { BATCH_ROWS, collectText } from './featureStream.ts';
+import { BATCH_ROWS, collectText } from './featuresText.ts';
 import { pathList, type ReadFilters, sqlProps, sqlWhere, withReadErrors } from './filters.ts';
 import { type GeojsonInput, isTrue } from './readParams.ts';
 
@@ -43,7 +43,7 @@ export function parseGeojsonOptions(input: GeojsonInput): GeojsonOptions {
  * The features of a read, one row per feature with its GeoJSON text as `f`, assembled entirely in the
  * database: ordered by id, `properties._.idx` = id, `_source` projection, per-group `stats` over the whole
  * matched set (before paging), then `limit`/`offset`. The texts are passed through to the client
- * untouched; featureStream.ts reads them with a cursor.
+ * untouched; featuresText.ts reads them with a cursor.
  */
 export function featuresQuery(
   sql: Queryable,

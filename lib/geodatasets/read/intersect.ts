@@ -48,7 +48,7 @@ export function parseIntersectGeometry(value: unknown): string {
   return text;
 }
 
-/** POST /intersect: `{status, body: FeatureCollection}` text built by the database, as pieces (featureStream.ts). */
+/** POST /intersect: `{status, body: FeatureCollection}` text built by the database, as pieces (featuresText.ts). */
 export async function* readIntersect(
   sql: Queryable,
   ds: Geodataset,

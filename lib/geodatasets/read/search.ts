@@ -21,7 +21,7 @@ const WRAP = { before: '{"status":"success","body":', after: '}' };
 
 /**
  * POST /search (docs/contract.md#4-geodatasets-api), in the forms of the MMGIS map client, as `{status:'success', body:[features]}`
- * text built by the database (in pieces, featureStream.ts), at most 10,000 features, `minx/miny/maxx/maxy` restricting every form:
+ * text built by the database (in pieces, featuresText.ts), at most 10,000 features, `minx/miny/maxx/maxy` restricting every form:
  * - `{key, value, operator?, type?}`: the property at the dot path `key` compared with `value` (`=` on the
  *   value's text by default: `"5"` finds 5 and "5"; `<`, `>`, `in` with a `$` list as in `filters`; `like`
  *   a case-insensitive substring);

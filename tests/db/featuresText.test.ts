@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { getDb } from '#lib/db/index.ts';
 import { HttpError } from '#lib/errors.ts';
-import { BATCH_ROWS, collectText, featuresText } from '#lib/geodatasets/read/featureStream.ts';
+import { BATCH_ROWS, collectText, featuresText } from '#lib/geodatasets/read/featuresText.ts';
 
 /**
- * The cursor read of lib/geodatasets/read/featureStream.ts on the test database (server, embedded, or the
+ * The cursor read of lib/geodatasets/read/featuresText.ts on the test database (server, embedded, or the
  * Data API stand-in): the pieces join to exactly the text one `string_agg` of the same rows gives.
  */
 
