@@ -1,6 +1,6 @@
 // `npm start`: builds the local build when a source changed since its last build (scripts/build.mjs), then
-// serves the whole API through serverless-offline (local/devServer.ts runDevServer, the same start the
-// tests and benches use). It holds no watcher.
+// serves the whole API through serverless-offline (local/npmStart.ts runDevServer, over the startService of
+// local/devServer.ts that the tests and benches use). It holds no watcher.
 //
 // `npm run dev` (`--watch`): the same, and on every save esbuild's watch mode rebuilds and serverless-offline
 // is restarted once the rebuild ends (debounced). docs/connections.md says why serverless-offline's
@@ -56,7 +56,7 @@ if (watch) {
 } else {
   buildMs = await buildLocalIfChanged();
 }
-const { runDevServer } = await import(`../${LOCAL_LOCATION}/dist/local/devServer.js`);
+const { runDevServer } = await import(`../${LOCAL_LOCATION}/dist/local/npmStart.js`);
 const svc = await runDevServer({ started, buildMs, dataFolderReady, onStop: () => ctx?.dispose() });
 process.off('SIGINT', onEarlySignal);
 process.off('SIGTERM', onEarlySignal);

@@ -1,3 +1,7 @@
+// One piece, though over 300 lines: `startDataApiStandIn` is one closure over one server's state (its two
+// pools, its open transactions, the faults and resumption tests provoke, its counts), which every operation
+// reads and changes; what holds none of it, the Data API's statement side (named parameters, typed values,
+// its error), is statements.ts.
 import { randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import postgres from 'postgres';

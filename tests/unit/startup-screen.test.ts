@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { showRoutes, startupScreen } from '../../local/devServer.ts';
+import { showRoutes, startupScreen } from '../../local/npmStart.ts';
 
 const base = 'http://localhost:8888';
 const embedded = {
@@ -12,7 +12,7 @@ const embedded = {
   databaseMs: 1500,
 };
 
-describe("npm start's screen (local/devServer.ts startupScreen)", () => {
+describe("npm start's screen (local/npmStart.ts startupScreen)", () => {
   it('names, in order, the API and OpenAPI, the pages, the WebSocket, the database and the first step', () => {
     const lines = startupScreen({ ...embedded, hasAdmin: false });
     expect(lines.length).toBeLessThanOrEqual(15);
