@@ -80,6 +80,15 @@ export const spiceFailure = {
     properties: { ...failure.properties, error: { const: true } },
   },
 };
+/** `utils/getminmax`: each band's extremes and where they came from (docs/utils.md). */
+export const minmaxAnswer = arrayOf(
+  object({
+    band: integer,
+    min: value,
+    max: value,
+    source: { enum: ['statistics', 'pixels', 'overview'] },
+  }),
+);
 /** `utils/proj42wkt`: the WKT of the PROJ string, as text. */
 export const wktText = {
   description: 'The OGC WKT (WKT1, as GDAL writes it) of the PROJ string, as text.',
