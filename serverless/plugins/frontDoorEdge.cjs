@@ -4,6 +4,7 @@
 // the DNS records of a custom domain, the edge options of custom.frontDoor, and the key group of the
 // `/Missions` cookies (serverless/plugins/frontDoorOrigins.cjs).
 
+const { createHash } = require('node:crypto');
 const { flag } = require('./pluginParams.cjs');
 
 /** CloudFront's hosted zone id for alias records (Route 53 "AliasTarget": the same in every partition region). */
@@ -181,15 +182,24 @@ const COOKIE_FUNCTIONS = [
   'UsersLogoutLambdaFunction',
 ];
 
+/**
+ * The public key's logical id: one per secret. CloudFront changes nothing of a public key but its comment
+ * (UpdatePublicKey), so a new key pair, in a new secret, is a new resource that replaces the old one.
+ */
+function publicKeyId(secretArn) {
+  return `FrontDoorMissionPublicKey${createHash('sha1').update(secretArn).digest('hex').slice(0, 8)}`;
+}
+
 /** The trusted key group of `/Missions/*` and the policy that lets the users functions read its private key. */
 function keyResources(name, secretArn) {
+  const keyId = publicKeyId(secretArn);
   return {
-    FrontDoorMissionPublicKey: {
+    [keyId]: {
       Type: 'AWS::CloudFront::PublicKey',
       Properties: {
         PublicKeyConfig: {
-          CallerReference: `${name}-mission-files`,
-          Name: `${name}-mission-files`.slice(0, 128),
+          CallerReference: `${name}-${keyId}`,
+          Name: `${name}-${keyId}`.slice(0, 128),
           Comment: 'Signs the /Missions cookies (docs/mission-site.md)',
           EncodedKey: `{{resolve:secretsmanager:${secretArn}:SecretString:publicKey}}`,
         },
@@ -201,7 +211,7 @@ function keyResources(name, secretArn) {
         KeyGroupConfig: {
           Name: `${name}-mission-files`.slice(0, 128),
           Comment: 'The key of the /Missions cookies',
-          Items: [{ Ref: 'FrontDoorMissionPublicKey' }],
+          Items: [{ Ref: keyId }],
         },
       },
     },
@@ -227,7 +237,7 @@ function signingVariables(resources, secretArn) {
   for (const id of COOKIE_FUNCTIONS) {
     const vars = resources[id]?.Properties?.Environment?.Variables;
     if (!vars) continue;
-    vars.MISSION_COOKIE_KEY_ID = { Ref: 'FrontDoorMissionPublicKey' };
+    vars.MISSION_COOKIE_KEY_ID = { Ref: publicKeyId(secretArn) };
     vars.MISSION_COOKIE_KEY_SECRET_ARN = secretArn;
     n++;
   }

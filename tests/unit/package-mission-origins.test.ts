@@ -8,7 +8,7 @@ import {
   originAccessProblems,
   resolveText,
 } from '../fixtures/awsDeployRules.ts';
-import { flatResources, loadStacks, type Stack } from '../fixtures/cfnTemplates.ts';
+import { flatResources, loadStacks, type Stack, validateStacks } from '../fixtures/cfnTemplates.ts';
 import { DATA_API_PARAMS, DB_ENV, PRESETS, PROXY_PARAMS, type Preset } from '../fixtures/packagePresets.ts';
 import { packageService } from '../fixtures/packageService.ts';
 
@@ -74,6 +74,10 @@ describe.each(Object.keys(presets))('the %s package', (name) => {
   const config = () => all().FrontDoorDistribution.Properties.DistributionConfig;
   const behavior = (pattern: string) => config().CacheBehaviors.find((b: any) => b.PathPattern === pattern);
   const origin = (id: string) => config().Origins.find((o: any) => o.Id === id);
+
+  it("matches CloudFormation's resource specification (the key group's variants too)", () => {
+    expect(validateStacks(stacksOf[name])).toEqual([]);
+  });
 
   it('passes the rules AWS applies to S3 origins, key groups and bucket policies', () => {
     expect(originAccessProblems(stacksOf[name])).toEqual([]);
@@ -193,15 +197,17 @@ describe.each(Object.keys(presets))('the %s package', (name) => {
     }
     expect(files.TrustedKeyGroups).toEqual([{ Ref: 'FrontDoorMissionKeyGroup' }]);
     const group = all().FrontDoorMissionKeyGroup.Properties.KeyGroupConfig;
-    expect(group.Items).toEqual([{ Ref: 'FrontDoorMissionPublicKey' }]);
-    expect(all().FrontDoorMissionPublicKey.Properties.PublicKeyConfig.EncodedKey).toBe(
+    // One public key per secret (CloudFront cannot change a key's bytes): its id names the secret's hash.
+    const keyId = group.Items[0].Ref;
+    expect(keyId).toMatch(/^FrontDoorMissionPublicKey[0-9a-f]{8}$/);
+    expect(all()[keyId].Properties.PublicKeyConfig.EncodedKey).toBe(
       `{{resolve:secretsmanager:${KEY_SECRET}:SecretString:publicKey}}`,
     );
     const signers = ['UsersLoginLambdaFunction', 'UsersLoggedInLambdaFunction', 'UsersLogoutLambdaFunction'];
     for (const [id, fn] of Object.entries<any>(all()).filter(([, r]) => r.Type === 'AWS::Lambda::Function')) {
       const vars = fn.Properties.Environment.Variables;
       if (signers.includes(id)) {
-        expect(vars.MISSION_COOKIE_KEY_ID, id).toEqual({ Ref: 'FrontDoorMissionPublicKey' });
+        expect(vars.MISSION_COOKIE_KEY_ID, id).toEqual({ Ref: keyId });
         expect(vars.MISSION_COOKIE_KEY_SECRET_ARN, id).toBe(KEY_SECRET);
       } else expect(vars.MISSION_COOKIE_KEY_ID, id).toBeUndefined();
     }
