@@ -30,6 +30,7 @@ export const handler = endpoint(
   {
     auth: 'viewer',
     schema: { path, query },
+    failures: 'real-status',
     summary: "A file of a mission's data (tiles, DEM tiles, legends, data files), as MMGIS serves /Missions.",
   },
   async ({ path, query, principal, headers }) => {

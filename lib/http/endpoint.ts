@@ -43,6 +43,12 @@ export interface EndpointOptions<Q, B, P> {
   responses?: ResponseSchemas;
   /** One line for the OpenAPI document. */
   summary?: string;
+  /**
+   * `real-status`: a file route (`/Missions/…`) keeps its 4xx status for the MMGIS web client too. The
+   * client's 200-failure convention (docs/contract.md, section 1) is for its `calls.api`; a file it fetches
+   * (a legend, a tile) it reads as the file, so a failure body under 200 would be read as one.
+   */
+  failures?: 'mmgis-client' | 'real-status';
 }
 
 export interface Input<Q, B, P> {
@@ -78,7 +84,7 @@ export function endpointMiddlewares(
   return [
     requestLog(),
     cors(),
-    clientFailures(),
+    clientFailures({ realStatus: options.failures === 'real-status' }),
     errorResponse(),
     conditionalRequest(),
     proxyResult(),

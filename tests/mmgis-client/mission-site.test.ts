@@ -160,8 +160,46 @@ describe('the MMGIS front end and /Missions on the one host (npm start, AUTH=loc
     await page.context().close();
   });
 
-  // Over HTTP with the session the page would carry. (In Chromium the same user's map also showed some
-  // 200s beside the 403s; not yet explained, so not asserted here: see the commit's report.)
+  it.skipIf(!HAS_BUILD)("hands the client the basemap's legend from /Missions when the map loads", async () => {
+    const { page } = await openPage(browser);
+    const cookie = (await adminCookie()).split('=');
+    await page.context().addCookies([{ name: cookie[0], value: cookie.slice(1).join('='), url: service.url }]);
+    const legend: { status: number; body: string }[] = [];
+    page.on('response', async (r) => {
+      if (r.url().endsWith('/Layers/basemap/legend.csv'))
+        legend.push({ status: r.status(), body: await r.text().catch(() => '') });
+    });
+    await page.goto(`${service.url}/?mission=${MISSION}`);
+    await poll(() => legend.length, { timeout: 60_000 }).toBeGreaterThan(0);
+    expect(legend[0].status).toBe(200);
+    expect(legend[0].body).toContain('Site basemap legend entry');
+    await page.context().close();
+  });
+
+  // The client fetches the legend with jQuery (`X-Requested-With`), yet a file keeps its real status: the
+  // outsider's page gets a 403 for every file of the mission, the legend included, and draws no tile.
+  it.skipIf(!HAS_BUILD)('shows a user without the mission no tile and no legend in the real client', async () => {
+    const outsider = await userWithSession('user', [], service.url);
+    const { page } = await openPage(browser);
+    const c = outsider.cookie.split(';')[0].split('=');
+    await page.context().addCookies([{ name: c[0], value: c.slice(1).join('='), url: service.url }]);
+    const answers: { url: string; status: number }[] = [];
+    page.on('response', (r) => {
+      if (r.url().includes('/Missions/')) answers.push({ url: r.url(), status: r.status() });
+    });
+    await page.goto(`${service.url}/?mission=${MISSION}`);
+    await poll(() => answers.filter((a) => a.url.endsWith('.png')).length, { timeout: 60_000 }).toBeGreaterThan(0);
+    await page.waitForTimeout(1500);
+    expect(answers.filter((a) => a.url.endsWith('legend.csv')).length).toBeGreaterThan(0);
+    expect(answers.filter((a) => a.status !== 403)).toEqual([]);
+    const drawn = (await page.evaluate(
+      `Array.from(document.querySelectorAll('img.leaflet-tile-loaded')).filter((i) => i.src.includes('/Missions/')).length`,
+    )) as number;
+    expect(drawn).toBe(0);
+    await page.context().close();
+  });
+
+  // Over HTTP with the session the page would carry.
   it("answers 403 for the mission's tiles to a user without the mission, and 401 to nobody", async () => {
     const outsider = await userWithSession('user', [], service.url);
     const direct = await fetch(`${service.url}/Missions/${MISSION}/Layers/basemap/0/0/0.png`, {

@@ -106,6 +106,17 @@ describe("the MMGIS client's failure convention (docs/contract.md, section 1)", 
     }
   });
 
+  it("keeps the real status for a file route (`failures: 'real-status'`), whoever asks", async () => {
+    const h = endpoint({ auth: 'public', failures: 'real-status' }, async () => {
+      throw new HttpError(403, "You may not view mission 'M'.");
+    });
+    for (const headers of [xhr, {}]) {
+      const res = await h(fakeEvent({ headers }), fakeContext());
+      expect(res.statusCode).toBe(403);
+      expect(res.headers?.Vary).toBeUndefined();
+    }
+  });
+
   it('leaves a 4xx that is not a failure body alone', async () => {
     const h = endpoint({ auth: 'public', body: 'raw' }, async () => ({
       __response: true,

@@ -20,12 +20,14 @@ export function isMmgisClient(headers: Record<string, string | undefined> | null
  * failure (a 4xx `{status:'failure', message}`: not logged in, wrong credentials, not found, invalid input,
  * forbidden, conflict, too many requests, ...) is answered with HTTP 200 and the same body and headers.
  * Everyone else gets the real status; 5xx stay 5xx for everyone. A 4xx answer carries
- * `Vary: X-Requested-With`, so no cache hands one caller's form of it to the other.
+ * `Vary: X-Requested-With`, so no cache hands one caller's form of it to the other. With `realStatus` (an
+ * endpoint's `failures: 'real-status'`: the file routes) every caller gets the real status.
  */
-export function clientFailures(): EndpointMiddleware {
+export function clientFailures({ realStatus = false } = {}): EndpointMiddleware {
   const clientFailuresAfter = (request: EndpointRequest) => {
     const res = proxyResponse(request);
     if (!res || res.statusCode < 400 || res.statusCode >= 500) return;
+    if (realStatus) return;
     res.headers = withVary(res.headers ?? {}, 'X-Requested-With');
     if (!isMmgisClient(request.event?.headers) || !isFailureBody(res.body)) return;
     (request.internal as Record<string, unknown>).failureStatus = res.statusCode;
