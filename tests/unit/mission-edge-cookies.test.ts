@@ -1,5 +1,4 @@
 import { createVerify, generateKeyPairSync } from 'node:crypto';
-import { parse } from 'cookie';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Principal } from '#lib/auth/principal.ts';
 import type { User } from '#lib/auth/users.ts';
