@@ -15,6 +15,10 @@
  *   `MAX_STORED_TIME_CHARS` (white space included) is no time in either.
  *
  * Both return the instant as ISO text with milliseconds (a longer fraction is truncated), or undefined.
+ *
+ * And ISO 8601 **durations** (`parseIsoDuration`, `addIsoDuration`), for an interval given as a start and a
+ * duration (`2022-04-16/P2D`) or a duration and an end: `PnYnMnWnDTnHnMnS`, each part optional but one,
+ * the seconds with a fraction.
  */
 
 const REQUEST =
@@ -98,4 +102,51 @@ function instant(
   // The years the database reads (0001–9999): an offset can carry 9999-12-31 into 10000.
   const iso = new Date(t).toISOString();
   return /^\d{4}-/.test(iso) && !iso.startsWith('0000') ? iso : undefined;
+}
+
+/**
+ * `PnYnMnWnDTnHnMnS`: every part a run of digits ending at its own letter, so a text matches or fails in
+ * time linear in its length (no two adjacent parts can share characters).
+ */
+const DURATION =
+  /^P(?:(\d+)Y)?(?:(\d+)M)?(?:(\d+)W)?(?:(\d+)D)?(?:T(?:(\d+)H)?(?:(\d+)M)?(?:(\d+(?:[.,]\d+)?)S)?)?$/i;
+
+/** The longest duration text read: longer is a mistake, never a duration. */
+const MAX_DURATION_CHARS = 60;
+
+/** An ISO 8601 duration: calendar years and months, then days and a time of milliseconds. */
+export interface IsoDuration {
+  months: number;
+  days: number;
+  ms: number;
+}
+
+/** An ISO 8601 duration (see above), or undefined when the text is not one (`P`, `PT`, `P1H`). */
+export function parseIsoDuration(text: string): IsoDuration | undefined {
+  const t = text.trim();
+  if (t.length > MAX_DURATION_CHARS) return undefined;
+  const m = DURATION.exec(t);
+  if (!m || m.slice(1).every((p) => p === undefined) || /T$/i.test(t)) return undefined;
+  const n = (i: number) => Number((m[i] ?? '0').replace(',', '.'));
+  return {
+    months: n(1) * 12 + n(2),
+    days: n(3) * 7 + n(4),
+    ms: Math.round(((n(5) * 60 + n(6)) * 60 + n(7)) * 1000),
+  };
+}
+
+/**
+ * An ISO instant moved by a duration, forward (`sign` 1) or back (-1): the months first (a day past the
+ * new month's end is its last day, as ISO 8601's calendar arithmetic has it), then days and time. NaN
+ * past the years JavaScript reads.
+ */
+export function addIsoDuration(iso: string, d: IsoDuration, sign: 1 | -1): number {
+  const t = new Date(iso);
+  const day = t.getUTCDate();
+  t.setUTCDate(1);
+  t.setUTCMonth(t.getUTCMonth() + sign * d.months);
+  const lastOfMonth = new Date(0);
+  lastOfMonth.setUTCFullYear(t.getUTCFullYear(), t.getUTCMonth() + 1, 0);
+  t.setUTCDate(Math.min(day, lastOfMonth.getUTCDate()));
+  return t.getTime() + sign * (d.days * 86_400_000 + d.ms);
 }

@@ -1,9 +1,27 @@
 import { type CollectionSource, queryables } from './collections.ts';
+import { MAX_LIMIT } from './items.ts';
 
 type Json = Record<string, any>;
 
 /** Where the OGC API's routes are (serverless/ogc.yml). */
 export const OGC_PREFIX = '/api/ogc';
+
+/**
+ * The items parameters as Part 1's OpenAPI building blocks declare them (`/req/core/fc-limit-definition`,
+ * `fc-bbox-definition`, `fc-time-definition`): form style, not exploded; `bbox` an array of 4 or 6
+ * numbers (sent comma-separated); `limit` with its maximum, which the request schema leaves out because
+ * a larger limit is lowered to it, not refused (docs/ogc.md, "Items").
+ */
+function part1Parameter(p: Json): Json {
+  if (p.in !== 'query') return p;
+  const form = { ...p, style: 'form', explode: false };
+  if (p.name === 'limit') return { ...form, schema: { ...p.schema, maximum: MAX_LIMIT } };
+  if (p.name === 'bbox') {
+    return { ...form, schema: { type: 'array', minItems: 4, maxItems: 6, items: { type: 'number' } } };
+  }
+  if (p.name === 'datetime' || p.name === 'bbox-crs' || p.name === 'crs') return form;
+  return p;
+}
 
 /**
  * The OGC API's own OpenAPI 3.0 definition (`/api/ogc/api`, docs/ogc.md "API definition") from `generated`
@@ -16,8 +34,13 @@ export function ogcApiDocument(generated: Json, base: string, collections: Colle
   for (const [path, item] of Object.entries(generated.paths as Json)) {
     paths[path.slice(OGC_PREFIX.length) || '/'] = item;
   }
-  const items = paths['/collections/{collectionId}/items']?.get;
+  const generic = paths['/collections/{collectionId}/items'];
+  const items = generic?.get && {
+    ...generic.get,
+    parameters: (generic.get.parameters as Json[]).map(part1Parameter),
+  };
   if (items) {
+    paths['/collections/{collectionId}/items'] = { ...generic, get: items };
     for (const src of collections) {
       const fixed = (items.parameters as Json[]).filter(
         (p) => !(p.in === 'path' && p.name === 'collectionId'),

@@ -73,8 +73,9 @@ export interface LonLatBox {
 
 /**
  * A `bbox` parameter (4 or 6 comma-separated numbers; with 6 the third and sixth are heights and ignored)
- * in `crs`, as a lon/lat box for the read filters. 400 naming `bbox` for anything else, for a box whose
- * lower corner is above its upper one, and for one crossing the antimeridian (docs/ogc.md).
+ * in `crs`, as a lon/lat box for the read filters. 400 naming `bbox` for anything else and for a box whose
+ * lower corner is above its upper one. A west edge east of the east edge is the box across the
+ * antimeridian (Part 1, 7.15.3): answered as given, `minx > maxx` (`antimeridianHalves` splits it).
  */
 export function parseBbox(text: string, crs: Crs): LonLatBox {
   const parts = text.split(',');
@@ -88,9 +89,6 @@ export function parseBbox(text: string, crs: Crs): LonLatBox {
   // Axis order of the CRS: EPSG:4326 is lat,lon.
   let [minx, miny, maxx, maxy] = crs.latFirst ? [b, a, d, c] : [a, b, c, d];
   if (miny > maxy) throw badRequest(`'bbox' has its lower corner north of its upper corner.`);
-  if (minx > maxx) {
-    throw badRequest(`'bbox' crosses the antimeridian (west edge east of the east edge): send two requests.`);
-  }
   if (crs.srid === 3857) {
     [minx, miny] = fromMercator(minx, miny);
     [maxx, maxy] = fromMercator(maxx, maxy);
@@ -98,6 +96,24 @@ export function parseBbox(text: string, crs: Crs): LonLatBox {
     throw badRequest(`'bbox' latitudes must be within -90 and 90.`);
   }
   return { minx, miny, maxx, maxy };
+}
+
+/**
+ * A box across the antimeridian (`minx > maxx`) as its two halves, west of it and east of it, as a GeoJSON
+ * MultiPolygon (lon/lat); undefined for any other box.
+ */
+export function antimeridianHalves(b: LonLatBox): string | undefined {
+  if (b.minx <= b.maxx) return undefined;
+  const ring = (w: number, e: number) => [
+    [
+      [w, b.miny],
+      [e, b.miny],
+      [e, b.maxy],
+      [w, b.maxy],
+      [w, b.miny],
+    ],
+  ];
+  return JSON.stringify({ type: 'MultiPolygon', coordinates: [ring(b.minx, 180), ring(-180, b.maxx)] });
 }
 
 /** The `Content-Crs` header value of an answer in `crs`. */

@@ -1,9 +1,13 @@
 import { badRequest } from '#lib/errors.ts';
+import { addIsoDuration, parseIsoDuration } from '#lib/iso8601.ts';
 
 /**
  * The `datetime` parameter of the items (OGC API – Features Part 1, docs/ogc.md "datetime"): an RFC 3339
  * date-time or date, or an interval `start/end` whose ends may be open (`..` or empty). A date alone
- * stands for its whole day (UTC). Answers the window as ISO instants (`start` absent: open start).
+ * stands for its whole day (UTC). One end of an interval may be an ISO 8601 duration instead
+ * (`2022-04-16/P2D`, `P1M/2024-05-01T00:00:00Z`: ISO 8601's start-and-duration and duration-and-end forms,
+ * which the OGC test suite sends): the other end is the given one moved by it. Answers the window as ISO
+ * instants (`start` absent: open start).
  */
 export interface DatetimeWindow {
   start?: string;
@@ -70,9 +74,36 @@ export function parseDatetime(value: string): DatetimeWindow {
   }
   if (parts.length !== 2) throw badRequest(`'datetime' has more than one '/'.`);
   const open = (s: string) => s.trim() === '' || s.trim() === '..';
+  const isDuration = (s: string) => /^\s*P/i.test(s);
+  if (isDuration(parts[0]) && isDuration(parts[1]))
+    throw badRequest(`'datetime' cannot be two durations: give a start or an end.`);
+  if (isDuration(parts[0])) return durationWindow(parts[1], parts[0], 'end');
+  if (isDuration(parts[1])) return durationWindow(parts[0], parts[1], 'start');
   const out: DatetimeWindow = {};
   if (!open(parts[0])) out.start = instant(parts[0], 'start');
   if (!open(parts[1])) out.end = instant(parts[1], 'end');
   if (out.start && out.end && out.start > out.end) throw badRequest(`'datetime' starts after it ends.`);
   return out;
+}
+
+/**
+ * An interval of one instant and a duration: `given` is its start (`which`) or its end, the other end is
+ * it moved by the duration (a date as a start is its first millisecond, as an end its last).
+ */
+function durationWindow(given: string, duration: string, which: 'start' | 'end'): DatetimeWindow {
+  const d = parseIsoDuration(duration);
+  if (!d) {
+    throw badRequest(
+      `'datetime' ${JSON.stringify(duration.trim()).slice(0, 60)} is not an ISO 8601 duration (P2D, PT12H, P1Y2M).`,
+    );
+  }
+  if (given.trim() === '' || given.trim() === '..')
+    throw badRequest(`'datetime' with a duration needs a ${which}, not an open end.`);
+  const ms = instantMs(given.trim(), which);
+  const known = instant(given, which);
+  const other = addIsoDuration(new Date(ms).toISOString(), d, which === 'start' ? 1 : -1);
+  if (!Number.isFinite(ms) || !Number.isFinite(other))
+    throw badRequest(`'datetime' ends beyond the years 0001–9999.`);
+  const iso = (t: number) => new Date(Math.min(Math.max(t, FIRST_MS), LAST_MS)).toISOString();
+  return which === 'start' ? { start: known, end: iso(other) } : { start: iso(other), end: known };
 }

@@ -11,8 +11,9 @@ import {
   withReadErrors,
 } from '#lib/geodatasets/read/filters.ts';
 import type { ReadQuery } from '#lib/geodatasets/read/query.ts';
+import type { UntimedMatchingWindow } from '#lib/geodatasets/read/timeSql.ts';
 import { type CollectionSource, ITEMS_PARAMETERS, type QueryableType, queryables } from './collections.ts';
-import { type Crs, parseBbox, parseCrs } from './crs.ts';
+import { antimeridianHalves, type Crs, parseBbox, parseCrs } from './crs.ts';
 import { parseDatetime } from './datetime.ts';
 
 /** The items' paging and answer options besides the read filters. */
@@ -42,12 +43,18 @@ export function parseItemsFilters(
   known: ReadonlySet<string> = ITEMS_PARAMETERS,
 ): ReadFilters {
   const f: ReadFilters = { filters: [], noDuplicates: false };
-  if (typeof query.bbox === 'string')
-    f.bbox = parseBbox(query.bbox, parseCrs(query['bbox-crs'] as string, 'bbox-crs'));
-  else if (query['bbox-crs'] !== undefined) parseCrs(query['bbox-crs'] as string, 'bbox-crs');
+  if (typeof query.bbox === 'string') {
+    const box = parseBbox(query.bbox, parseCrs(query['bbox-crs'] as string, 'bbox-crs'));
+    // Across the antimeridian: the features meeting either half (the read's `intersect` geometry).
+    const halves = antimeridianHalves(box);
+    if (halves) f.intersect = halves;
+    else f.bbox = box;
+  } else if (query['bbox-crs'] !== undefined) parseCrs(query['bbox-crs'] as string, 'bbox-crs');
   if (typeof query.datetime === 'string') {
     const w = parseDatetime(query.datetime);
-    if (w.start || w.end) f.time = { start: w.start, end: w.end };
+    // Features with no time match too (Part 1, /req/core/fc-time-response C; docs/ogc.md, "datetime").
+    const window: UntimedMatchingWindow = { start: w.start, end: w.end, untimed: 'match' };
+    if (w.start || w.end) f.time = window;
   }
   const q = queryables(src.extents);
   for (const [name, raw] of Object.entries(query)) {
@@ -84,12 +91,14 @@ function propertyFilter(name: string, value: string, type: QueryableType): Prope
   return { path: [name], op: '=', type: 'string', values: [value] };
 }
 
-/** The paging options: `limit` (1..10000, default 10), `after`/`before` (not both), `crs`. */
+/**
+ * The paging options: `limit` (an integer from 1, default 10; above 10,000 it is 10,000, as Part 1's
+ * `/req/core/fc-limit-response-1` C requires: not an error), `after`/`before` (not both), `crs`.
+ */
 export function parseItemsPage(query: Record<string, unknown>): ItemsPage {
-  const limit = query.limit === undefined ? DEFAULT_LIMIT : Number(query.limit);
-  if (!Number.isInteger(limit) || limit < 1 || limit > MAX_LIMIT) {
-    throw badRequest(`'limit' must be an integer from 1 to ${MAX_LIMIT}.`);
-  }
+  const asked = query.limit === undefined ? DEFAULT_LIMIT : Number(query.limit);
+  if (!Number.isInteger(asked) || asked < 1) throw badRequest(`'limit' must be an integer from 1.`);
+  const limit = Math.min(asked, MAX_LIMIT);
   if (query.after !== undefined && query.before !== undefined)
     throw badRequest(`'after' and 'before' cannot both be given.`);
   if (query.offset !== undefined && query.before !== undefined)

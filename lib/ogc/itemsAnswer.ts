@@ -48,6 +48,8 @@ export async function* itemsText(
   const earlier = last.earlier;
   const items = `${ctx.collectionUrl}/items`;
   const current = { ...ctx.keep, after: page.after, before: page.before };
+  // The next and prev pages are of the limit this page used (a limit above the maximum was lowered).
+  const onward = ctx.keep.limit === undefined ? ctx.keep : { ...ctx.keep, limit: String(page.limit) };
   const links: Link[] = [
     { href: withQuery(items, { ...current, f: 'json' }), rel: 'self', type: GEOJSON, title: 'This page' },
     {
@@ -59,7 +61,7 @@ export async function* itemsText(
   ];
   if (more && lastId !== undefined) {
     links.push({
-      href: withQuery(items, { ...ctx.keep, after: lastId }),
+      href: withQuery(items, { ...onward, after: lastId }),
       rel: 'next',
       type: GEOJSON,
       title: 'Next page',
@@ -67,7 +69,7 @@ export async function* itemsText(
   }
   if (earlier && firstId !== undefined) {
     links.push({
-      href: withQuery(items, { ...ctx.keep, before: firstId }),
+      href: withQuery(items, { ...onward, before: firstId }),
       rel: 'prev',
       type: GEOJSON,
       title: 'Previous page',

@@ -54,12 +54,14 @@ export const itemsQuery = {
   type: 'object',
   properties: {
     f: formatParam,
+    // No `maximum` here: a larger limit is lowered, not refused (docs/ogc.md, "Items"); the OGC API
+    // definition states the maximum (lib/ogc/apiDocument.ts).
     limit: {
       type: 'integer',
       minimum: 1,
-      maximum: 10000,
+      maximum: 9007199254740991,
       default: 10,
-      description: 'Features per page (1 to 10000, default 10).',
+      description: 'Features per page (default 10); above 10000, 10000.',
     },
     bbox: {
       type: 'string',

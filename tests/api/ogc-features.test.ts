@@ -94,7 +94,7 @@ describe('landing page, conformance, API definition', () => {
       (p: any) => `${p.name}:${p.schema.type}`,
     );
     expect(own).toEqual(
-      expect.arrayContaining(['i:number', 'kind:string', 'label:string', 't:string', 'bbox:string']),
+      expect.arrayContaining(['i:number', 'kind:string', 'label:string', 't:string', 'bbox:array']),
     );
     // The nullable geometry of a feature: 3.0's nullable instead of a type array.
     const feature = generic.responses['200'].content['application/geo+json'].schema.properties.features.items;
@@ -177,13 +177,17 @@ describe('items', () => {
     expect(r.body.links.map((l: any) => l.rel)).toEqual(['self', 'alternate', 'collection']);
   });
 
-  it('bounds limit to 1..10000 (400 naming it)', async () => {
-    for (const bad of ['0', '10001', 'x', '1.5']) {
+  it('reads limit from 1 (400 naming it below or not an integer), a limit above 10000 as 10000', async () => {
+    for (const bad of ['0', 'x', '1.5']) {
       const r = await items(`?limit=${bad}`);
       expect(r.status, bad).toBe(400);
       expect(r.body.message).toMatch(/limit/);
     }
     expect((await items('?limit=10000')).status).toBe(200);
+    // Part 1 1.0.1 /req/core/fc-limit-response-1 C: not an error, the maximum is used.
+    const r = await items('?limit=20000');
+    expect(r.status).toBe(200);
+    expect(r.body.numberReturned).toBe(10);
   });
 
   it('filters by bbox in CRS84, EPSG:4326 (lat,lon) and EPSG:3857', async () => {
@@ -201,7 +205,9 @@ describe('items', () => {
     expect(await ids(`?bbox=${x(4.5)},0,${x(7.5)},2000000&bbox-crs=${encodeURIComponent(EPSG3857)}`)).toEqual(
       [5, 6, 7],
     );
-    for (const bad of ['1,2,3', '1,2,3,x', '5,0,1,1', '1,5,2,1']) {
+    // West east of east: the box across the antimeridian (Part 1, 7.15.3): 5..180 and -180..1.
+    expect(await ids('?bbox=5,0,1,10')).toEqual([0, 1, 5, 6, 7, 8, 9]);
+    for (const bad of ['1,2,3', '1,2,3,x', '1,5,2,1']) {
       const r = await items(`?bbox=${bad}`);
       expect(r.status, bad).toBe(400);
       expect(r.body.message).toMatch(/bbox/);
@@ -221,11 +227,45 @@ describe('items', () => {
     expect(await ids('../2024-01-02T00:00:00Z')).toEqual([0, 1]);
     expect(await ids('2024-01-09T00:00:00Z/..')).toEqual([8, 9]);
     expect(await ids('2024-01-09T00:00:00Z/')).toEqual([8, 9]);
-    for (const bad of ['yesterday', '2024-02-30', '2024-01-05/2024-01-01', 'a/b/c']) {
+    // A start and an ISO 8601 duration, or a duration and an end.
+    expect(await ids('2024-01-03/P1D')).toEqual([2, 3]);
+    expect(await ids('PT36H/2024-01-03T00:00:00Z')).toEqual([1, 2]);
+    for (const bad of [
+      'yesterday',
+      '2024-02-30',
+      '2024-01-05/2024-01-01',
+      'a/b/c',
+      '../P1D',
+      'P1D/P2D',
+      '2024-01-01/P',
+    ]) {
       const r = await items(`?datetime=${encodeURIComponent(bad)}`);
       expect(r.status, bad).toBe(400);
       expect(r.body.message).toMatch(/datetime/);
     }
+  });
+
+  it('keeps the features with no time under any datetime (Part 1, /req/core/fc-time-response C)', async () => {
+    const mixed = uniqueName('ogc_untimed');
+    const feature = (t: string | null, n: number) => ({
+      type: 'Feature',
+      geometry: { type: 'Point', coordinates: [n, 0] },
+      properties: { n, t },
+    });
+    const features = [feature('2024-01-01T00:00:00Z', 1), feature(null, 2), feature('not a time', 3)];
+    const r = await call('POST', '/api/geodatasets/recreate', {
+      ...admin(),
+      body: { name: mixed, startProp: 't', geojson: { type: 'FeatureCollection', features } },
+    });
+    expect(r.status, r.text).toBe(200);
+    const ns = async (dt: string) =>
+      (await get(`/api/ogc/collections/${mixed}/items?datetime=${encodeURIComponent(dt)}`)).body.features.map(
+        (f: any) => f.properties.n,
+      );
+    expect(await ns('2024-01-01')).toEqual([1, 2, 3]);
+    expect(await ns('2018-02-12T23:20:52Z')).toEqual([2, 3]);
+    expect(await ns('../2023-12-31')).toEqual([2, 3]);
+    await call('DELETE', `/api/geodatasets/remove/${mixed}`, { ...admin() });
   });
 
   it('filters by queryable properties, and refuses unknown parameters', async () => {

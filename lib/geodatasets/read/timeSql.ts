@@ -102,7 +102,23 @@ function boundTime(sql: Queryable, w: TimeWindow, which: 'start' | 'end'): Fragm
   return sql`to_timestamp(${raw}, ${w.format ?? DEFAULT_FORMAT})`;
 }
 
-/** docs/contract.md#4-geodatasets-api: [start, end] intersects the window; one of the two alone is an instant; neither: no match. */
+/**
+ * A time window that also keeps the features with no time (neither a start nor an end): the OGC items'
+ * `datetime`, as Part 1 requires (`/req/core/fc-time-response` C; docs/ogc.md, "datetime"). The reads of
+ * `/api/geodatasets/get` keep MMGIS's rule: a feature with no time matches no window.
+ */
+export interface UntimedMatchingWindow extends TimeWindow {
+  untimed: 'match';
+}
+
+function keepsUntimed(w: TimeWindow): w is UntimedMatchingWindow {
+  return (w as Partial<UntimedMatchingWindow>).untimed === 'match';
+}
+
+/**
+ * docs/contract.md#4-geodatasets-api: [start, end] intersects the window; one of the two alone is an
+ * instant; neither: no match (an `UntimedMatchingWindow`: a match).
+ */
 export function sqlTimeWindow(
   sql: Queryable,
   ds: Geodataset,
@@ -120,7 +136,8 @@ export function sqlTimeWindow(
   if (to) parts.push(sql`(${s} <= ${to} or (${s} is null and ${e} <= ${to}))`);
   if (from) parts.push(sql`(${e} >= ${from} or (${e} is null and ${s} >= ${from}))`);
   if (parts.length === 0) return undefined;
-  return parts.reduce((acc, p) => sql`${acc} and ${p}`);
+  const window = parts.reduce((acc, p) => sql`${acc} and ${p}`);
+  return keepsUntimed(w) ? sql`(${window} or (${s} is null and ${e} is null))` : window;
 }
 
 /**
