@@ -1,14 +1,18 @@
 import { badRequest } from '#lib/errors.ts';
 import { pathList } from '#lib/geodatasets/read/filterParams.ts';
 import type { SourceInput, TileAddressInput } from '#lib/geodatasets/read/readParams.ts';
-import { setting } from '#lib/settings.ts';
+import { SETTINGS, setting } from '#lib/settings.ts';
 
 /** MVT extent (pixels per tile side) and buffer (pixels around the tile kept for rendering). */
 export const EXTENT = 4096;
 export const BUFFER = 64;
 export const MAX_ZOOM = 24;
-/** The hard limit: a Lambda response is at most 6 MB, and a binary body grows by a third in base64. */
-export const HARD_MAX_BYTES = 4 * 1024 * 1024;
+/**
+ * The hard limit, `TILE_MAX_BYTES`'s bound as lib/settings.ts declares it (4 MiB): a Lambda response is
+ * at most 6 MB, and a binary body grows by a third in base64. A budget handed in directly (tests, benches)
+ * is held to it too.
+ */
+export const HARD_MAX_BYTES = SETTINGS.TILE_MAX_BYTES.max as number;
 
 export interface TileAddress {
   z: number;
