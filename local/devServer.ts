@@ -10,6 +10,7 @@ import { join, resolve } from 'node:path';
 import { createDb } from '#lib/db/index.ts';
 import { migrate } from '#lib/db/migrate.ts';
 import { forgetConnectionsOf } from '#lib/events/connections.ts';
+import { type Env, setting, settingIfSet } from '#lib/settings.ts';
 import { INCOMING_PREFIX, RESPONSES_PREFIX } from '#lib/uploads/s3.ts';
 import { dataApiEnv } from './dataApi/standIn.ts';
 import {
@@ -251,37 +252,43 @@ export async function startService(options: ServiceOptions = {}): Promise<Runnin
   });
   // Awaited by the first launch; marked handled here so a failure before that is not an unhandled rejection.
   databaseReady.catch(() => {});
-  const inProcess = (options.env?.OFFLINE_IN_PROCESS ?? process.env.OFFLINE_IN_PROCESS) !== 'false';
+  // The child's environment starts from this process's (a harness hands its whole environment on, so the
+  // one read of process.env here builds it); the settings below are read from it through lib/settings.ts.
+  const given: Env = { ...process.env, ...options.env };
+  const inProcess = setting('OFFLINE_IN_PROCESS', given);
   const reserved = at ? [at.port] : [];
   let ports = await choosePorts(options, reserved);
   const s3Dir = options.s3Dir ?? mkdtempSync(join(tmpdir(), 'mmgis-s3-'));
-  keepPrefixFolders(s3Dir, options.env?.UPLOAD_BUCKET ?? process.env.UPLOAD_BUCKET ?? 'mmgis-dev-uploads');
+  // Unset: serverless.yml's name for the local stage (custom.uploadBucket), which serverless-s3-local creates.
+  keepPrefixFolders(s3Dir, setting('UPLOAD_BUCKET', given) ?? 'mmgis-dev-uploads');
   // DB_DRIVER=data-api without DB_CLUSTER_ARN: the functions reach the database through the Data API stand-in.
-  const usesDataApi = (options.env?.DB_DRIVER ?? process.env.DB_DRIVER) === 'data-api';
+  const usesDataApi = setting('DB_DRIVER', given) === 'data-api';
   if (usesDataApi) await databaseReady.catch(() => {});
-  const dataApi = await dataApiEnv({ ...process.env, ...options.env }, databaseUrl);
+  const dataApi = await dataApiEnv(given, databaseUrl);
   const env = {
-    ...process.env,
-    ...options.env,
+    ...given,
     ...dataApi?.env,
     DATABASE_URL: databaseUrl,
     // serverless-offline's two lines per request cost its single main thread about a quarter of its
     // throughput (docs/connections.md); SLS_LOG_LEVEL=notice brings them back.
-    SLS_LOG_LEVEL: options.env?.SLS_LOG_LEVEL ?? process.env.SLS_LOG_LEVEL ?? 'warning',
+    SLS_LOG_LEVEL: setting('SLS_LOG_LEVEL', given),
     // The local build (scripts/build.mjs: shared chunks, no source maps); OFFLINE_LOCATION=. runs the
-    // per-function bundles under dist/ instead.
-    OFFLINE_LOCATION: options.env?.OFFLINE_LOCATION ?? process.env.OFFLINE_LOCATION ?? LOCAL_LOCATION,
+    // per-function bundles under dist/ instead (a harness variable of serverless-offline's, not a setting
+    // of the service's).
+    OFFLINE_LOCATION: given.OFFLINE_LOCATION ?? LOCAL_LOCATION,
     S3_DIR: s3Dir,
     // Every function runs in serverless-offline's process and shares one pool per settings
     // (lib/db/index.ts getDb; docs/connections.md#one-process): sized for a map's tile burst.
-    DB_POOL_MAX: options.env?.DB_POOL_MAX ?? process.env.DB_POOL_MAX ?? (inProcess ? '10' : '2'),
-    AWS_ACCESS_KEY_ID: process.env.AWS_ACCESS_KEY_ID ?? 'local',
-    AWS_SECRET_ACCESS_KEY: process.env.AWS_SECRET_ACCESS_KEY ?? 'local',
+    DB_POOL_MAX: String(settingIfSet('DB_POOL_MAX', given) ?? (inProcess ? 10 : 2)),
+    // The local stand-ins' credentials (the Data API's and s3rver's accept any); the secret is the SDK's
+    // variable, not one of the service's settings.
+    AWS_ACCESS_KEY_ID: setting('AWS_ACCESS_KEY_ID', given),
+    AWS_SECRET_ACCESS_KEY: given.AWS_SECRET_ACCESS_KEY ?? 'local',
     SLS_TELEMETRY_DISABLED: '1',
     SLS_NOTIFICATIONS_MODE: 'off',
     // One malloc arena (docs/connections.md, "The embedded database's memory"): glibc's arena per thread
-    // kept what V8's background threads had freed.
-    MALLOC_ARENA_MAX: process.env.MALLOC_ARENA_MAX ?? '1',
+    // kept what V8's background threads had freed. glibc's variable, not one of the service's settings.
+    MALLOC_ARENA_MAX: given.MALLOC_ARENA_MAX ?? '1',
   };
   const lines: string[] = [];
   let partial = '';

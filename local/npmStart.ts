@@ -4,11 +4,12 @@
  */
 import { resolve } from 'node:path';
 import { createDb, parseDatabaseUrl } from '#lib/db/index.ts';
+import { type Env, setting, settingIfSet } from '#lib/settings.ts';
 import { type RunningService, startService } from './devServer.ts';
 
 /** Whether `npm start` shows serverless-offline's own start-up output (its route table): `--routes` or SLS_LOG_LEVEL. */
-export function showRoutes(argv = process.argv, env = process.env): boolean {
-  return argv.includes('--routes') || !!env.SLS_LOG_LEVEL;
+export function showRoutes(argv = process.argv, env?: Env): boolean {
+  return argv.includes('--routes') || settingIfSet('SLS_LOG_LEVEL', env) !== undefined;
 }
 
 /** Whether the database at `url` has an administrator account yet (null: it could not be asked). */
@@ -91,20 +92,20 @@ export interface DevServerOptions {
 /** `npm start`: runs until SIGINT/SIGTERM; local/start.mjs restarts the service after each rebuild under `npm run dev`. */
 export async function runDevServer(o: DevServerOptions = {}): Promise<RunningService> {
   const started = o.started ?? Date.now();
-  const port = Number(process.env.PORT) || 8888;
-  const dataDir = resolve(process.env.DATA_DIR ?? '.data/pglite');
+  const port = setting('PORT');
+  const dataDir = resolve(setting('DATA_DIR'));
   const routes = showRoutes();
   const svc = await startService({
     port,
-    websocketPort: Number(process.env.WEBSOCKET_PORT) || port - 2,
-    databaseUrl: process.env.DATABASE_URL || undefined,
+    websocketPort: setting('WEBSOCKET_PORT') ?? port - 2,
+    databaseUrl: setting('DATABASE_URL'),
     dataDir,
     dataFolderReady: o.dataFolderReady,
     verbose: true,
     echoStartup: routes,
-    s3Dir: process.env.S3_DIR ?? '.data/s3',
-    s3Port: Number(process.env.S3_PORT) || port - 3,
-    env: routes && !process.env.SLS_LOG_LEVEL ? { SLS_LOG_LEVEL: 'notice' } : {},
+    s3Dir: setting('S3_DIR'),
+    s3Port: setting('S3_PORT') ?? port - 3,
+    env: routes && settingIfSet('SLS_LOG_LEVEL') === undefined ? { SLS_LOG_LEVEL: 'notice' } : {},
   });
   const base = `http://localhost:${port}`;
   const screen = startupScreen({

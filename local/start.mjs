@@ -5,6 +5,7 @@
 // `npm run dev` (`--watch`): the same, and on every save esbuild's watch mode rebuilds and serverless-offline
 // is restarted once the rebuild ends (debounced). docs/connections.md says why serverless-offline's
 // reload-handler flag is not used.
+import { createRequire } from 'node:module';
 import { resolve } from 'node:path';
 import * as esbuild from 'esbuild';
 import { buildLocal, buildLocalIfChanged, LOCAL_LOCATION, localBuildOptions } from '../scripts/build.mjs';
@@ -23,9 +24,11 @@ process.once('SIGINT', onEarlySignal);
 process.once('SIGTERM', onEarlySignal);
 // On the embedded database, a new data folder's initdb (several seconds, in a process of its own) runs while
 // the local build is made (docs/connections.md, "The embedded database's first start").
-const dataDir = process.env.DATA_DIR ?? '.data/pglite';
+// lib/settings.ts read through scripts/settings.cjs: this runs before the build, as plain JavaScript.
+const { setting } = createRequire(import.meta.url)('../scripts/settings.cjs');
+const dataDir = setting('DATA_DIR');
 const dataFolderReady =
-  process.env.DATABASE_URL || dataDir.startsWith('memory://')
+  setting('DATABASE_URL') || dataDir.startsWith('memory://')
     ? undefined
     : prepareDataFolder(resolve(dataDir), stopEarly.signal);
 // Awaited by the database's start; marked handled here so a failure before that is not an unhandled rejection.

@@ -28,6 +28,7 @@
 const { createHash } = require('node:crypto');
 const { readdirSync, readFileSync } = require('node:fs');
 const { join } = require('node:path');
+const { settingIfSet, settingText } = require('../../scripts/settings.cjs');
 const { gatewayResponses } = require('./gatewayResponses.cjs');
 
 function migrationsHash(dir) {
@@ -115,13 +116,14 @@ class DeploymentPlugin {
   checkAuth() {
     const sls = this.serverless;
     const stage = sls.getProvider('aws').getStage();
-    const auth = process.env.AUTH;
-    if (auth === 'none' || auth === 'local') return;
-    if ((auth === undefined || auth === '') && stage === 'local') return;
+    // The service reads an unset or unknown AUTH as `none`; packaging wants it chosen, so it reads the text.
+    if (settingIfSet('AUTH') !== undefined) return;
+    const auth = settingText('AUTH');
+    if (auth === undefined && stage === 'local') return;
     const fail = (message) => {
       throw new sls.classes.Error(message);
     };
-    if (auth === undefined || auth === '') {
+    if (auth === undefined) {
       fail(
         `AUTH is not set for stage '${stage}': set AUTH=local (accounts, the first one made with ` +
           'users/first_signup) or AUTH=none (anyone may read and edit) before packaging or deploying ' +

@@ -1,5 +1,6 @@
 'use strict';
 const { join } = require('node:path');
+const { setting } = require('../../scripts/settings.cjs');
 // Local serverless plugin: writes the REST API stage cache for the geodataset read route into the
 // CloudFormation template itself (docs/tiles.md, "Caching"), so `serverless package` output can be checked.
 //
@@ -91,9 +92,7 @@ class GatewayCachePlugin {
   settings() {
     const service = this.serverless.service;
     const custom = service.custom?.gatewayCache || {};
-    const raw = process.env.TILE_MAX_AGE;
-    const envTtl = raw === undefined || raw.trim() === '' ? Number.NaN : Number(raw);
-    const ttl = Number(custom.ttl ?? (Number.isFinite(envTtl) && envTtl >= 0 ? envTtl : 300));
+    const ttl = Number(custom.ttl ?? setting('TILE_MAX_AGE'));
     const env = service.provider?.environment || {};
     const stage = this.serverless.getProvider('aws').getStage();
     const production = String(custom.productionStages ?? 'prod,production')

@@ -19,6 +19,8 @@
 // - `arn:aws:s3:` and `arn:aws:lambda:` written in serverless.yml become `arn:${AWS::Partition}:…`
 //   (GovCloud and China).
 
+const { settingIfSet } = require('../../scripts/settings.cjs');
+
 const NAME_RULE = /^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/;
 
 /** Deep-maps every value of `node` with `fn` (which returns undefined to descend further). */
@@ -103,7 +105,7 @@ class UploadsBucketPlugin {
     const base = sls.service.custom?.uploadBucket;
     const resources = sls.service.provider.compiledCloudFormationTemplate.Resources;
     if (!base || !resources.S3BucketUploads) return;
-    const chosen = (process.env.UPLOAD_BUCKET ?? '').trim() !== '';
+    const chosen = (settingIfSet('UPLOAD_BUCKET') ?? '').trim() !== '';
     const region = provider.getRegion();
     const deployedName = chosen ? base : `${base}-\${AWS::AccountId}-${region}`;
     const longest = deployedName.replace(`\${AWS::AccountId}`, '123456789012');
