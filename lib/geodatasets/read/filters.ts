@@ -75,15 +75,12 @@ function and(sql: Queryable, parts: Fragment[]): Fragment | undefined {
 }
 
 /**
- * The grouping key of docs/contract.md#5-edge-cases-decided for noDuplicates and stats: `group_id` (a NULL group_id is a group
- * of its own, keyed by the row id) when the dataset has a groupIdProp, else the geometry's exact bytes.
+ * The grouping key for noDuplicates and stats (docs/geodatasets-read.md, "noDuplicates"): `group_id` when
+ * the dataset has a groupIdProp (the rows without one are one group, as MMGIS's `DISTINCT ON (group_id)`
+ * and its `stats` make them), else the geometry's exact bytes.
  */
 export function sqlGroupKey(sql: Queryable, ds: Geodataset, alias?: string): Fragment {
-  if (ds.groupIdProp) {
-    const g = sqlColumn(sql, 'group_id', alias);
-    const id = sqlColumn(sql, 'id', alias);
-    return sql`(case when ${g} is null then 'i' || ${id}::text else 'g' || ${g} end)`;
-  }
+  if (ds.groupIdProp) return sqlColumn(sql, 'group_id', alias);
   return sql`ST_AsEWKB(${sqlColumn(sql, 'geom', alias)})`;
 }
 
@@ -121,13 +118,7 @@ export function sqlWhere(sql: Queryable, ds: Geodataset, f: ReadFilters, alias?:
   const table = sqlTable(sql, ds);
   const inner = sqlMatch(sql, ds, f, 'd') ?? sql`true`;
   const id = sqlColumn(sql, 'id', alias);
-  let dedup: Fragment;
-  if (ds.groupIdProp) {
-    dedup = sql`(${sqlColumn(sql, 'group_id', alias)} is null or ${id} in (
-      select max(d.id) from ${table} d where ${inner} and d.group_id is not null group by d.group_id))`;
-  } else {
-    dedup = sql`${id} in (select max(d.id) from ${table} d where ${inner} group by ST_AsEWKB(d.geom))`;
-  }
+  const dedup = sql`${id} in (select max(d.id) from ${table} d where ${inner} group by ${sqlGroupKey(sql, ds, 'd')})`;
   return match ? sql`${match} and ${dedup}` : dedup;
 }
 

@@ -65,7 +65,8 @@ export function featuresQuery(
     parts.reduce<Fragment>((a, c) => (c ? sql`${a} and ${c}` : a), start);
   const narrow = and(
     [
-      f.noDuplicates ? sql`t.id = t.keep` : undefined,
+      // The one feature `id` asks for is answered even when its group keeps another (as sqlWhere does).
+      f.noDuplicates && f.id === undefined ? sql`t.id = t.keep` : undefined,
       f.id !== undefined ? sql`t.id = ${f.id}::bigint` : undefined,
       ...keys,
     ],
