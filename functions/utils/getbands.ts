@@ -1,7 +1,7 @@
 import { endpoint } from '#lib/http/endpoint.ts';
-import { bandsText, unreadableRaster } from '#lib/http/openapi/shapes/misc.ts';
+import { bandsText, rasterFailures } from '#lib/http/openapi/shapes/misc.ts';
 import { jsonText } from '#lib/http/response.ts';
-import { assertMayReadPath } from '#lib/rasters/access.ts';
+import { assertMayReadPath, withErrorFlag } from '#lib/rasters/access.ts';
 import { getBands } from '#lib/rasters/bands.ts';
 import { srsLookup } from '#lib/rasters/srs.ts';
 import { missionStorage } from '#lib/storage/storage.ts';
@@ -51,7 +51,7 @@ const options = {
   auth: 'viewer',
   body: 'json-or-form',
   schema: { body },
-  responses: { 200: bandsText, 422: unreadableRaster },
+  responses: { 200: bandsText, ...rasterFailures },
   summary:
     "The values of bands at one place: with `xyorll: 'll'`, `x` is the latitude and `y` the longitude (docs/utils.md).",
 } as const;
@@ -60,8 +60,10 @@ const options = {
  * POST /api/utils/getbands {path, x, y, xyorll, bands} (JSON or form) → `[[band, value], ...]` as text,
  * the established server's answer (its tools `.replace()` the text before parsing it; docs/utils.md).
  */
-export const handler = endpoint(options, async ({ body, db, principal }) => {
-  const fields = body as Record<string, unknown>;
-  assertMayReadPath(principal, fields.path);
-  return jsonText(await getBands(missionStorage(), srsLookup(db.sql), fields));
-});
+export const handler = endpoint(options, async ({ body, db, principal }) =>
+  withErrorFlag(async () => {
+    const fields = body as Record<string, unknown>;
+    assertMayReadPath(principal, fields.path);
+    return jsonText(await getBands(missionStorage(), srsLookup(db.sql), fields));
+  }),
+);

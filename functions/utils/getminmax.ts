@@ -1,6 +1,6 @@
 import { endpoint } from '#lib/http/endpoint.ts';
-import { minmaxAnswer, unreadableRaster } from '#lib/http/openapi/shapes/misc.ts';
-import { assertMayReadPath } from '#lib/rasters/access.ts';
+import { minmaxAnswer, rasterFailures } from '#lib/http/openapi/shapes/misc.ts';
+import { assertMayReadPath, withErrorFlag } from '#lib/rasters/access.ts';
 import { getMinMax } from '#lib/rasters/minmax.ts';
 import { missionStorage } from '#lib/storage/storage.ts';
 
@@ -27,7 +27,7 @@ const options = {
   auth: 'viewer',
   body: 'json-or-form',
   schema: { body },
-  responses: { 200: { schema: minmaxAnswer }, 422: unreadableRaster },
+  responses: { 200: { schema: minmaxAnswer }, ...rasterFailures },
   summary:
     "Each band's minimum and maximum: the file's stored statistics, else computed from an overview or the pixels (docs/utils.md).",
 } as const;
@@ -37,8 +37,10 @@ const options = {
  * list the established server's script prints; the map client reads `data[0].band`, `.min`, `.max` for a
  * single-band COG layer without `cogMin`/`cogMax` (docs/utils.md).
  */
-export const handler = endpoint(options, async ({ body, principal }) => {
-  const fields = body as Record<string, unknown>;
-  assertMayReadPath(principal, fields.path);
-  return getMinMax(missionStorage(), fields);
-});
+export const handler = endpoint(options, async ({ body, principal }) =>
+  withErrorFlag(async () => {
+    const fields = body as Record<string, unknown>;
+    assertMayReadPath(principal, fields.path);
+    return getMinMax(missionStorage(), fields);
+  }),
+);

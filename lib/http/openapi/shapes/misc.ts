@@ -49,10 +49,27 @@ export const datasetQueries = successWith(
 export const shortenerAnswer = successMessage(object({ url: string }));
 
 const value = nullable(number);
-/** 422 of getbands/getprofile: the file is not a readable, georeferenced GeoTIFF (docs/utils.md). */
+/**
+ * The failures getbands, getprofile and getminmax answer themselves: the usual shape plus the established
+ * server's `error: true` (docs/utils.md). Optional: a failure the framework answers before the route runs
+ * (a body its schema refuses, a missing login) has the plain shape.
+ */
+const rasterFailure = { ...failure, properties: { ...failure.properties, error: { const: true } } };
+/** 422 of the raster routes: the file is not a readable, georeferenced GeoTIFF (docs/utils.md). */
 export const unreadableRaster = {
   description: 'The file is not a readable GeoTIFF, or its georeferencing or CRS is unknown.',
-  schema: failure,
+  schema: rasterFailure,
+};
+/** The failure responses of getbands, getprofile and getminmax, by status (with `error: true`). */
+export const rasterFailures = {
+  400: {
+    description:
+      "Bad input: the message names the field (a `path` outside the mission data root, an inline VRT or XML document, or '..' however encoded).",
+    schema: rasterFailure,
+  },
+  403: { description: "The caller may not view the path's mission.", schema: rasterFailure },
+  404: { description: 'No such file below the mission data root.', schema: rasterFailure },
+  422: unreadableRaster,
 };
 /**
  * A JSON list sent as `text/plain` (the established server's getprofile/getbands answers): documented as
