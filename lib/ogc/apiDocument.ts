@@ -24,6 +24,19 @@ function part1Parameter(p: Json): Json {
 }
 
 /**
+ * The operation ids OGC API – Tiles gives its operations (its Table 11, `/req/oas30/operation-id`): the
+ * suite looks for a `….getTile`. The other operations keep their function names.
+ */
+const TILES_OPERATION_IDS: Record<string, string> = {
+  '/tileMatrixSets': 'getTileMatrixSetsList',
+  '/tileMatrixSets/{tileMatrixSetId}': 'getTileMatrixSet',
+  '/collections/{collectionId}/tiles': 'collection.vector.getTileSetsList',
+  '/collections/{collectionId}/tiles/{tileMatrixSetId}': 'collection.vector.getTileSet',
+  '/collections/{collectionId}/tiles/{tileMatrixSetId}/{tileMatrix}/{tileRow}/{tileCol}':
+    'collection.vector.getTile',
+};
+
+/**
  * The OGC API's own OpenAPI 3.0 definition (`/api/ogc/api`, docs/ogc.md "API definition") from `generated`
  * (the 3.0 rendering of the routes under /api/ogc): paths relative to the landing page (`servers`), and
  * for each collection its own items path `/collections/<name>/items` listing its queryables as query
@@ -32,7 +45,10 @@ function part1Parameter(p: Json): Json {
 export function ogcApiDocument(generated: Json, base: string, collections: CollectionSource[]): Json {
   const paths: Json = {};
   for (const [path, item] of Object.entries(generated.paths as Json)) {
-    paths[path.slice(OGC_PREFIX.length) || '/'] = item;
+    const own = path.slice(OGC_PREFIX.length) || '/';
+    const id = TILES_OPERATION_IDS[own];
+    paths[own] =
+      id && (item as Json).get ? { ...item, get: { ...(item as Json).get, operationId: id } } : item;
   }
   const generic = paths['/collections/{collectionId}/items'];
   const items = generic?.get && {
