@@ -1,7 +1,9 @@
 import type { Fragment } from '#lib/db/fragments.ts';
 import { dateSql, timestampSql } from '#lib/db/fragments.ts';
+import { arraySql } from './arrays.ts';
 import {
   ARITHMETIC_OPS,
+  ARRAY_OPS,
   COMPARISON_OPS,
   type Expr,
   isOp,
@@ -10,7 +12,7 @@ import {
   SPATIAL_OPS,
   TEMPORAL_OPS,
 } from './ast.ts';
-import { type Operand, type SqlTarget, ValueCompiler } from './compileValues.ts';
+import { type Kind, type Operand, type SqlTarget, ValueCompiler } from './compileValues.ts';
 import { COST_WEIGHTS as W } from './costWeights.ts';
 import type { FilterCrs } from './crs.ts';
 import { PropertyScope } from './propertyScope.ts';
@@ -26,10 +28,21 @@ export type { Kind, Operand, SqlTarget } from './compileValues.ts';
  *
  * Types: a comparison takes its type from its typed side (a number literal makes it numeric: a property
  * then counts under the project's numeric rule; a string makes it text; TRUE/FALSE boolean; DATE and
- * TIMESTAMP an instant); two untyped property values compare as jsonb. Temporal operators compare
- * intervals [start, end] by the standard's definitions (an instant is [t, t]; a DATE is its whole UTC day).
+ * TIMESTAMP an instant); two property values compare as the type the queryables give both (a date or
+ * date-time string as an instant), else as jsonb, JSON null being NULL. Temporal operators compare
+ * intervals [start, end] by the standard's definitions (an instant is [t, t]; a DATE, and a property whose
+ * values are days, is its whole UTC day).
  * Logic is SQL's three-valued one: a comparison with a missing value is unknown, and so is its NOT.
  */
+
+/**
+ * What two property values compare as: the type the queryables give both (a day is an instant), else
+ * their JSON values.
+ */
+function bothTyped(a: Operand, b: Operand): Kind {
+  const as = (o: Operand) => (o.typed === 'date' ? 'instant' : o.typed);
+  return as(a) !== undefined && as(a) === as(b) ? (as(a) as Kind) : 'json';
+}
 
 class Compiler extends ValueCompiler {
   /**
@@ -98,7 +111,12 @@ class Compiler extends ValueCompiler {
       return spatialSql(sql, op as (typeof SPATIAL_OPS)[number], a, b);
     }
     if ((TEMPORAL_OPS as readonly string[]).includes(op)) return this.temporal(op, args[0], args[1]);
-    if (op.startsWith('a_')) return this.unsupported(`the array operator ${op}`);
+    if ((ARRAY_OPS as readonly string[]).includes(op)) {
+      const a = this.arrayValue(args[0]);
+      const b = this.arrayValue(args[1]);
+      this.units += W.array;
+      return arraySql(sql, op as (typeof ARRAY_OPS)[number], a, b);
+    }
     if (op === 'casei' || op === 'accenti' || (ARITHMETIC_OPS as readonly string[]).includes(op))
       return this.unsupported(`${op} where a condition is expected`);
     return this.unsupported(`the function '${op.slice(0, 40)}'`);
@@ -109,7 +127,7 @@ class Compiler extends ValueCompiler {
     const sql = this.sql;
     const a = this.value(e.args[0]);
     const b = this.value(e.args[1]);
-    const kind = [a.kind, b.kind].find((k) => k !== 'json') ?? 'json';
+    const kind = [a.kind, b.kind].find((k) => k !== 'json') ?? bothTyped(a, b);
     const where = `'${e.op}'`;
     this.units += kind === 'json' ? W.jsonCompare : W.compare;
     switch (kind) {
@@ -122,7 +140,13 @@ class Compiler extends ValueCompiler {
       case 'instant':
         return compareSql(sql, e.op, this.asInstant(a, where), this.asInstant(b, where));
       case 'json':
-        return compareSql(sql, e.op, a.sql, b.sql);
+        // JSON null is a missing value: a comparison with it is NULL (unknown), never true.
+        return compareSql(
+          sql,
+          e.op,
+          sql`nullif(${a.sql}, 'null'::jsonb)`,
+          sql`nullif(${b.sql}, 'null'::jsonb)`,
+        );
       default:
         return this.unsupported(`${e.op} on geometries (use S_EQUALS)`);
     }
@@ -181,7 +205,11 @@ class Compiler extends ValueCompiler {
         end: sql`(select ${day} + interval '1 day' - interval '1 microsecond')`,
       };
     }
-    const t = this.asInstant(this.value(e), 'a temporal operator');
+    const v = this.value(e);
+    const t = this.asInstant(v, 'a temporal operator');
+    // A property whose values are days (queryables: `format: date`) is the whole day, as a DATE is.
+    if (v.typed === 'date')
+      return { start: t, end: sql`(${t} + interval '1 day' - interval '1 microsecond')` };
     return { start: t, end: t };
   }
 

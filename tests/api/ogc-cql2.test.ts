@@ -225,10 +225,14 @@ describe('filter on GET /api/geodatasets/get', () => {
 
   it('refuses what it does not support, and a bad filter-lang or filter-crs (400)', async () => {
     for (const [filter, extra, message] of [
-      ["ACCENTI(name) = ACCENTI('epee')", {}, /ACCENTI/],
-      ['A_CONTAINS(kind, (1, 2))', {}, /array operator/],
-      ['n + 1 > 2', {}, /arithmetic/],
-      ['Foo(n) = 1', {}, /function 'Foo'/],
+      ['A_CONTAINS(kind, 1)', {}, /array function/],
+      ["n + 'x' > 2", {}, /arithmetic operator '\+' needs a number/],
+      ['Foo(n) = 1', {}, /function 'Foo'.*\/api\/ogc\/functions/],
+      [
+        'S_INTERSECTS(geometry, POINT(90 180))',
+        {},
+        /outside longitude \[-180, 180\] and latitude \[-90, 90\]/,
+      ],
       ["n = 'x' AND S_INTERSECTS(n, POINT(0 0))", {}, /needs a geometry/],
       ['n = 1', { 'filter-lang': 'cql2-xml' }, /filter-lang/],
       ['n = 1', { 'filter-crs': 'EPSG:9999' }, /filter-crs/],
@@ -237,7 +241,7 @@ describe('filter on GET /api/geodatasets/get', () => {
         { 'filter-crs': 'EPSG:3857' },
         /outside the projection's extent/,
       ],
-      ['S_INTERSECTS(geometry, BBOX(10, 0, 0, 10))', {}, /minimum exceeds its maximum/],
+      ['S_INTERSECTS(geometry, BBOX(0, 10, 10, 0))', {}, /southern edge is north of its northern edge/],
       ["start_time > '2020-01-01'", {}, /needs an instant/],
       // Not RFC 3339: offsets past 23:59, hour 24, second 61 (each once threw in the driver, docs/cql2.md).
       ["T_AFTER(t0, TIMESTAMP('2016-12-31T23:59:59+24:00'))", {}, /not a timestamp/],

@@ -111,6 +111,25 @@ describe('what a filter costs per feature, and the SQL it compiles to (no databa
       expect(compiled(text).units, text).toBeGreaterThan(0);
   });
 
+  it('ACCENTI, arithmetic, the custom functions and the array predicates each count their weight', () => {
+    const base = compiled("s = 'x'").units;
+    expect(compiled("ACCENTI(s) = 'x'").units).toBe(base + W.accenti);
+    expect(compiled("ACCENTI(s) = ACCENTI('x')").units).toBe(base + 2 * W.accenti);
+    const n = compiled('n = 1').units;
+    expect(compiled('n + 1 = 1').units).toBe(n + W.arithmetic);
+    expect(compiled('(n + 1) * 2 ^ n = 1').units).toBe(n + 3 * W.arithmetic);
+    expect(compiled('abs(n) = 1').units).toBe(n + W.function);
+    expect(compiled("A_CONTAINS(t, ('a'))").units).toBe(W.read + W.array);
+  });
+
+  it('a nested arithmetic operand is computed once, in a subquery, not once per guard', () => {
+    const c = compiled('((n + 1) * (n - 1)) / 2 = 1');
+    expect(c.sql.match(/cql2_a/g)?.length).toBeGreaterThan(0);
+    // Each operation's guards name its operands 3-6 times: inline, three levels would repeat the
+    // innermost ones about 100 times.
+    expect(c.sql.length).toBeLessThan(4000);
+  });
+
   it('a number and a text of the same property are each converted once', () => {
     const c = compiled("n > 1 OR n < 0 OR n = 5 OR s = 'a' OR s = 'b'");
     expect(reads(c.sql)).toBe(2);

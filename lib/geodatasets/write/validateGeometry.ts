@@ -4,7 +4,9 @@ import { badRequest } from '#lib/errors.ts';
 /**
  * GeoJSON feature validation for ingest (RFC 7946, docs/contract.md#4-geodatasets-api, docs/contract.md#5-edge-cases-decided): a Feature with a geometry of a
  * known type, positions of 2–3 finite numbers in lon [-180, 180] / lat [-90, 90], LineStrings of ≥ 2
- * positions, closed polygon rings of ≥ 4 positions. Polygon winding is normalized with
+ * positions, closed polygon rings of ≥ 4 positions. A coordinate within `EDGE_TOLERANCE` of the range (a
+ * floating-point rounding of its edge, as `180.00000000000006`) is the edge: it is clamped, not refused.
+ * Polygon winding is normalized with
  * `@mapbox/geojson-rewind` (right-hand rule). These are the rules `@placemarkio/check-geojson` applies; it
  * is not used per feature because it measured 26 µs a feature (5 s for 200,000 points) against the
  * ingest budget of about 2 s (docs/geodatasets-write.md).
@@ -20,12 +22,25 @@ function fail(msg: string): never {
   throw new GeometryError(msg);
 }
 
+/** Degrees past ±180 / ±90 that are the edge's rounding (a nanodegree: about 0.1 mm), not another place. */
+const EDGE_TOLERANCE = 1e-9;
+
+/** `v` clamped to [-edge, edge] when it lies past it by no more than `EDGE_TOLERANCE`. */
+function toEdge(v: number, edge: number): number {
+  if (v > edge && v - edge <= EDGE_TOLERANCE) return edge;
+  if (v < -edge && -edge - v <= EDGE_TOLERANCE) return -edge;
+  return v;
+}
+
 function position(p: unknown, where: string): void {
   if (!Array.isArray(p) || p.length < 2 || p.length > 3) {
     fail(`${where} must be a position [longitude, latitude] or [longitude, latitude, elevation]`);
   }
   for (const v of p) if (typeof v !== 'number' || !Number.isFinite(v)) fail(`${where} holds a non-number`);
-  const [lon, lat] = p as number[];
+  const q = p as number[];
+  q[0] = toEdge(q[0], 180);
+  q[1] = toEdge(q[1], 90);
+  const [lon, lat] = q;
   if (lon < -180 || lon > 180) fail(`${where} has longitude ${lon} outside [-180, 180]`);
   if (lat < -90 || lat > 90) fail(`${where} has latitude ${lat} outside [-90, 90]`);
 }

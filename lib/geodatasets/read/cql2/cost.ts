@@ -16,7 +16,9 @@ import { type Geodataset, sqlTable } from '#lib/geodatasets/catalog.ts';
 
 /** A bounding box in the filter CRS as a lon/lat envelope. */
 function envelope(sql: Queryable, crs: FilterCrs, b: [number, number, number, number]): Fragment {
-  const [x0, y0, x1, y1] = crs === 'EPSG:4326' ? [b[1], b[0], b[3], b[2]] : b;
+  let [x0, y0, x1, y1] = crs === 'EPSG:4326' ? [b[1], b[0], b[3], b[2]] : b;
+  // A box across the antimeridian (west > east): its features are counted over every longitude.
+  if (x0 > x1) [x0, x1] = crs === 'EPSG:3857' ? [-20037508.3428, 20037508.3428] : [-180, 180];
   if (crs === 'EPSG:3857')
     return sql`(select ST_Transform(ST_MakeEnvelope(${x0}::float8, ${y0}::float8, ${x1}::float8, ${y1}::float8, 3857), 4326))`;
   return sql`ST_MakeEnvelope(${x0}::float8, ${y0}::float8, ${x1}::float8, ${y1}::float8, 4326)`;

@@ -1,5 +1,5 @@
 import type { Queryable } from '#lib/db/index.ts';
-import type { Geodataset } from '#lib/geodatasets/catalog.ts';
+import { type Geodataset, sqlTable } from '#lib/geodatasets/catalog.ts';
 
 /**
  * A geodataset's queryables (docs/cql2.md, "Queryables"): what a filter may name, and what
@@ -8,7 +8,10 @@ import type { Geodataset } from '#lib/geodatasets/catalog.ts';
  * the catalog counts on every write (`property_types`, lib/geodatasets/extents.ts: the same counts the
  * items' `name=value` queryables come from), typed by the JSON type most of their values hold, and every
  * field of the catalog's field_stats (numbers, nested ones under their dotted path, with their minimum and
- * maximum). These four names win over a property of the same name.
+ * maximum). These four names win over a property of the same name. A string property whose values are all
+ * days (`YYYY-MM-DD`) has `format: date`, one whose values are all RFC 3339 date-times `format: date-time`,
+ * read from the first `FORMAT_SAMPLE` features that hold it: a filter compares two such properties as
+ * instants, and a temporal operator takes a day-valued one as its whole day (docs/cql2.md).
  */
 
 export type QueryableType = 'integer' | 'number' | 'string' | 'boolean' | 'object' | 'array';
@@ -38,6 +41,29 @@ export const COLUMN_QUERYABLES: [string, QueryableField][] = [
 ];
 
 const ORDER: QueryableType[] = ['number', 'string', 'boolean', 'object', 'array'];
+
+/** Features read to decide a string property's `format` (the first ones of the table, by row id). */
+const FORMAT_SAMPLE = 1000;
+const DAY_RE = '^[0-9]{4}-[0-9]{2}-[0-9]{2}$';
+const DATE_TIME_RE =
+  '^[0-9]{4}-[0-9]{2}-[0-9]{2}[Tt ][0-9]{2}:[0-9]{2}:[0-9]{2}(\\.[0-9]+)?([Zz]|[+-][0-9]{2}:[0-9]{2})$';
+
+/** The `format` of each top-level string property whose sampled values are all days or all date-times. */
+async function stringFormats(sql: Queryable, ds: Geodataset, names: string[]): Promise<Map<string, string>> {
+  const out = new Map<string, string>();
+  if (names.length === 0) return out;
+  const rows = await sql`
+    select e.key, bool_and(e.value #>> '{}' ~ ${DAY_RE}) as day, bool_and(e.value #>> '{}' ~ ${DATE_TIME_RE}) as time
+    from (select t.properties from ${sqlTable(sql, ds)} t order by t.id limit ${FORMAT_SAMPLE}::int) r,
+      jsonb_each(r.properties) e
+    where jsonb_typeof(e.value) = 'string' and e.key = any(${names}::text[])
+    group by e.key`;
+  for (const r of rows) {
+    if (r.day) out.set(r.key, 'date');
+    else if (r.time) out.set(r.key, 'date-time');
+  }
+  return out;
+}
 
 /** Datasets whose queryables a function instance keeps (by id, table and version: any write bumps it). */
 const CACHE_SIZE = 200;
@@ -82,6 +108,8 @@ async function catalogQueryables(sql: Queryable, ds: Geodataset): Promise<Querya
     }
     out.set(name, field);
   }
+  const strings = [...out].filter(([n, f]) => f.type === 'string' && counts.has(n)).map(([n]) => n);
+  for (const [name, format] of await stringFormats(sql, ds, strings)) out.get(name)!.format = format;
   for (const [name, field] of COLUMN_QUERYABLES) out.set(name, field);
   return out;
 }

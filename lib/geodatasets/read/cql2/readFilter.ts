@@ -1,4 +1,4 @@
-import { compileCql2, compileCql2WithCost, type SqlTarget } from '#lib/cql2/compile.ts';
+import { compileCql2, compileCql2WithCost, type Operand, type SqlTarget } from '#lib/cql2/compile.ts';
 import type { Cql2Filter } from '#lib/cql2/filter.ts';
 import { CQL2_COST, CQL2_LIMITS } from '#lib/cql2/limits.ts';
 import { spatialTerms, unitsPerFeature as unitsPerFeatureOf } from '#lib/cql2/spatial.ts';
@@ -10,7 +10,7 @@ import { sqlNumeric } from '#lib/geodatasets/numeric.ts';
 import { type ExtraCondition, type ReadFilters, sqlColumn, sqlJsonTime, sqlPropPath } from '../filters.ts';
 import { estimateCost } from './cost.ts';
 import { inCostlyLane } from './lane.ts';
-import { type Queryables, readQueryables } from './queryables.ts';
+import { type QueryableField, type Queryables, readQueryables } from './queryables.ts';
 
 /** A filter compiled for a dataset: the read condition (per table alias) and its cost per feature. */
 export interface CompiledFilter {
@@ -87,6 +87,16 @@ export async function readWithCql2<T>(
   return units > CQL2_COST.costlyUnits ? inCostlyLane(() => read(withFilter)) : read(withFilter);
 }
 
+/** The type two values of a property compare as (docs/cql2.md, "Queryables"). */
+function typedOf(field: QueryableField): Operand['typed'] {
+  if (field.format === 'date') return 'date';
+  if (field.format === 'date-time') return 'instant';
+  if (field.type === 'number' || field.type === 'integer') return 'number';
+  if (field.type === 'string') return 'text';
+  if (field.type === 'boolean') return 'boolean';
+  return undefined;
+}
+
 /** The compiler's view of dataset `ds` (its queryables `q`) under table alias `alias`. */
 export function cql2Target(sql: Queryable, ds: Geodataset, q: Queryables, alias?: string): SqlTarget {
   return {
@@ -98,7 +108,7 @@ export function cql2Target(sql: Queryable, ds: Geodataset, q: Queryables, alias?
       if (field.column === 'geom') return { kind: 'geometry', sql: sqlColumn(sql, 'geom', alias) };
       if (field.column === 'id') return { kind: 'number', sql: sql`${sqlColumn(sql, 'id', alias)}::float8` };
       if (field.column) return { kind: 'instant', sql: sqlColumn(sql, field.column, alias) };
-      return { kind: 'json', sql: sqlPropPath(sql, ds, field.path!, alias) };
+      return { kind: 'json', sql: sqlPropPath(sql, ds, field.path!, alias), typed: typedOf(field) };
     },
     jsonNumber: (v) => sqlNumeric(sql, v),
     jsonTime: (v) => sqlJsonTime(sql, v),
