@@ -1,5 +1,5 @@
 /**
- * MMGIS's `tests/e2e/api/accounts.spec.js`, ported (README.md). This service has no `/api/accounts`
+ * MMGIS's `NASA-AMMOS/MMGIS/tests/e2e/api/accounts.spec.js`, ported (README.md). This service has no `/api/accounts`
  * (docs/mmgis-compatibility.md): the spec checks the body only on a 200, so our 404s pass it.
  */
 import { describe, expect, it } from 'vitest';

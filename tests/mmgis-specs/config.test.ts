@@ -1,4 +1,4 @@
-/** MMGIS's `tests/e2e/api/config.spec.js`, ported (README.md). */
+/** MMGIS's `NASA-AMMOS/MMGIS/tests/e2e/api/config.spec.js`, ported (README.md). */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { apiUrl } from '../helpers.ts';
 import { ensureReferenceMission } from './missions.ts';

@@ -1,5 +1,5 @@
 /**
- * MMGIS's `tests/e2e/security/gdal-dataset-path.spec.js`, ported (README.md): getprofile, getbands and
+ * MMGIS's `NASA-AMMOS/MMGIS/tests/e2e/security/gdal-dataset-path.spec.js`, ported (README.md): getprofile, getbands and
  * getminmax refuse any `path` that is not a file below the mission data root with 400 `{error: true}`.
  */
 import { beforeAll, describe, expect, it } from 'vitest';

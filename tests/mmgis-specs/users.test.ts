@@ -1,4 +1,4 @@
-/** MMGIS's `tests/e2e/api/users.spec.js`, ported (README.md). */
+/** MMGIS's `NASA-AMMOS/MMGIS/tests/e2e/api/users.spec.js`, ported (README.md). */
 import { describe, expect, it } from 'vitest';
 import { apiUrl } from '../helpers.ts';
 import { newRequestContext } from './playwright.ts';

@@ -1,5 +1,5 @@
 /**
- * MMGIS's `plugins/core/backend/Utils/tests/utils.spec.js` (the newer form of `tests/e2e/api/utils.spec.js`:
+ * MMGIS's `plugins/core/backend/Utils/tests/utils.spec.js` (the newer form of `NASA-AMMOS/MMGIS/tests/e2e/api/utils.spec.js`:
  * the same requests and assertions, plus the AUTH=local login-page cases), ported: README.md.
  */
 import { beforeAll, describe, expect, it } from 'vitest';

@@ -1,4 +1,4 @@
-/** MMGIS's `tests/e2e/api/webhooks.spec.js`, ported (README.md). */
+/** MMGIS's `NASA-AMMOS/MMGIS/tests/e2e/api/webhooks.spec.js`, ported (README.md). */
 import { beforeAll, describe, expect, it } from 'vitest';
 import { apiUrl } from '../helpers.ts';
 import { callers, newRequestContext as contextAt } from './playwright.ts';
