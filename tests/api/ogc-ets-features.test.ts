@@ -180,6 +180,15 @@ async function expectNumberMatched(r: ApiResponse) {
   expect(await allReturned(r.body)).toBe(r.body.numberMatched);
 }
 
+describe('the declared classes', () => {
+  it('are classes this suite checks (and passes): Part 1 core, geojson, html, oas30 and Part 2 crs', () => {
+    const features = conformsTo.filter((c) => /\/spec\/ogcapi-features-[12]\//.test(c));
+    expect(features.sort()).toEqual(
+      [`${CONF}core`, `${CONF}geojson`, `${CONF}html`, `${CONF}oas30`, PART2_CRS].sort(),
+    );
+  });
+});
+
 describe('GeneralHttp', () => {
   it('http', async () => {
     // The status line: HTTP/1.1 (fetch does not show it; node:http does).

@@ -94,6 +94,15 @@ afterAll(async () => {
 
 const tilesetsLinks = (links: Json[]) => links.filter((l) => String(l.rel).startsWith(REL_TILESETS));
 
+describe('the declared classes', () => {
+  it('are classes this suite checks (and passes), or tileset and mvt, which it reads only through core', () => {
+    const tiles = conformsTo.filter((c) => c.startsWith(TILES)).map((c) => c.slice(TILES.length));
+    // The suite's own classes (RequirementClass.java) but dataset-tilesets, which is not declared, and the
+    // two its core tests read (a tileset's links and limits, a tile): tests/api/ogc-tiles.test.ts checks them.
+    expect(tiles.sort()).toEqual(['core', 'geodata-tilesets', 'mvt', 'tileset', 'tilesets-list']);
+  });
+});
+
 describe('MandatoryCore', () => {
   /** The suite's check of its inputs: a registered tile matrix set, named (or `{tileMatrixSetId}`) in the template. */
   function expectInputs() {
