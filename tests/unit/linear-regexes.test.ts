@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { configSchema } from '#lib/configure/schema.ts';
 import { neutralizeFormula } from '#lib/datasets/csv.ts';
-import { MAX_STORED_TIME_CHARS, parseIsoInstant, parseIsoTimestamp } from '#lib/iso8601.ts';
+import { MAX_STORED_TIME_CHARS, parseIsoDuration, parseIsoInstant, parseIsoTimestamp } from '#lib/iso8601.ts';
 
 /**
  * The regexes that read values a client stored take time linear in the value's length. Each of these
@@ -32,6 +32,17 @@ describe('the stored-value time profile (lib/iso8601.ts)', () => {
   it.each(Object.entries(texts))('reads %s (200,000+ characters) in linear time as no time', (_, text) => {
     expect(took(() => expect(parseIsoTimestamp(text)).toBeUndefined())).toBeLessThan(BOUND_MS);
     expect(took(() => parseIsoInstant(text))).toBeLessThan(BOUND_MS);
+  });
+
+  it('reads a 200,000-digit or space-padded duration (a datetime interval bound) in linear time as none', () => {
+    for (const text of [
+      `P${digits}D`,
+      `PT${digits}.${digits}S`,
+      `${spaces}P2D${spaces}x`,
+      `P${'1Y'.repeat(N / 2)}`,
+    ])
+      expect(took(() => expect(parseIsoDuration(text)).toBeUndefined())).toBeLessThan(BOUND_MS);
+    expect(parseIsoDuration(' P2D ')).toEqual({ months: 0, days: 2, ms: 0 });
   });
 
   it(`reads white space around a time up to ${MAX_STORED_TIME_CHARS} characters in all, no longer`, () => {
