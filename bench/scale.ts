@@ -6,10 +6,11 @@
  *   Gaussian clusters, written to a GeoJSON file and uploaded end to end through the local service as
  *   `npm run upload` does it; beside it, in the same run, COPY-then-index of the same rows; the private
  *   memory of the database's processes sampled during each (docs/uploads.md, "Ingest at scale");
- *   `--seed=sql` inserts the points by SQL instead and times the ingest's end steps alone (the indexes, the rank
+ *   `--seed=sql` inserts the points by SQL instead and times the ingest's end steps alone (the indexes, the pixel
  *   levels: the overview and its indexes, the extents) and prints the sizes of the table and its overview;
- * - tiles, SQL alone (`readTile`: its probes and its statement), the densest and a typical tile of each
- *   zoom, median of 3, with bytes, against 300 ms / 50 ms / 500 KB (docs/tiles.md);
+ * - tiles, SQL alone (`readTile`: its statement), the densest and a typical tile of each zoom, median of
+ *   3, with bytes, features and whether thinned (over the feature cap), against 300 ms / 100 ms / 500 KB
+ *   (docs/tiles.md); `--max-features=N` builds them with another feature cap than TILE_MAX_FEATURES;
  * - the whole layer as GeoJSON (`featureChunks`: short keyset statements), its time, statements and the
  *   slowest statement, against the statement timeout;
  * - the last page by `offset` and by `after`.
@@ -29,6 +30,7 @@ import { createRankLevels, overviewName } from '../lib/geodatasets/rank.ts';
 import { parseReadFilters } from '../lib/geodatasets/read/filters.ts';
 import { featureChunks, readFeatureCollection } from '../lib/geodatasets/read/geojson.ts';
 import { readTile } from '../lib/geodatasets/tiles/readTile.ts';
+import { tileSettings } from '../lib/geodatasets/tiles/tileParams.ts';
 import { recreateGeodataset } from '../lib/geodatasets/write/write.ts';
 import { prepareDatabase } from '../local/devServer.ts';
 import { copyThenIndex, sampleDatabaseMemory, uploadWithCli, writeScaleFile } from './scaleUpload.ts';
@@ -87,7 +89,7 @@ async function seed(db: Db, n: number): Promise<Geodataset> {
   const mib = (b: unknown) => `${(Number(b) / 2 ** 20).toFixed(0)} MiB`;
   console.log(`seed ${n}: table ${mib(size.t)} with its indexes, overview ${mib(size.o)} with its indexes`);
   console.log(
-    `seed ${n}: insert ${(insert.ms / 1000).toFixed(1)} s, geom index ${(index.ms / 1000).toFixed(1)} s, rank levels (overview, its indexes) ${(rank.ms / 1000).toFixed(1)} s, extents ${(extents.ms / 1000).toFixed(1)} s (load ${load()})`,
+    `seed ${n}: insert ${(insert.ms / 1000).toFixed(1)} s, geom index ${(index.ms / 1000).toFixed(1)} s, pixel levels (overview, its indexes) ${(rank.ms / 1000).toFixed(1)} s, extents ${(extents.ms / 1000).toFixed(1)} s (load ${load()})`,
   );
   return requireDataset(db.sql, name);
 }
@@ -202,15 +204,20 @@ async function main() {
       if (process.argv.includes('--ingest-only')) continue;
       const all = parseReadFilters({});
       console.log(`\n${n} points (load ${load()})`);
-      console.log('| tile | SQL alone (limit) | bytes (limit) | features |');
-      console.log('|---|---|---|---|');
+      const settings = {
+        ...tileSettings(),
+        maxFeatures: Number(arg('max-features') ?? tileSettings().maxFeatures),
+      };
+      console.log(`feature cap ${settings.maxFeatures}`);
+      console.log('| tile | SQL alone (limit) | bytes (limit) | features | thinned |');
+      console.log('|---|---|---|---|---|');
       for (const z of ZOOMS) {
         const { densest, typical } = await tilesOf(db, ds, z);
         for (const [kind, a, limit] of [
           ['densest', densest, 300],
-          ['typical', typical, 50],
+          ['typical', typical, 100],
         ] as const) {
-          const r = await median(3, () => readTile(db, ds, a, db.sql`true`));
+          const r = await median(3, () => readTile(db, ds, a, db.sql`true`, { settings }));
           addFigure(
             n,
             `z${z} ${kind} tile ${a.z}/${a.x}/${a.y}, SQL alone (bytes)`,
@@ -218,7 +225,7 @@ async function main() {
             `≤ ${limit} ms (≤ 500000 B)`,
           );
           console.log(
-            `| z${z} ${kind} ${a.z}/${a.x}/${a.y} | ${r.ms.toFixed(0)} ms (${limit}) | ${r.value.bytes} (500000) | ${r.value.n} |`,
+            `| z${z} ${kind} ${a.z}/${a.x}/${a.y} | ${r.ms.toFixed(0)} ms (${limit}) | ${r.value.bytes} (500000) | ${r.value.n} | ${r.value.thinned ? 'yes' : 'no'} |`,
           );
         }
       }

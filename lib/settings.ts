@@ -136,7 +136,7 @@ export const SETTINGS = {
   RESPONSE_URL_SECONDS: int(300, "the presigned GET of such an answer is valid this long (at least `TILE_MAX_AGE` + 60 when that is set)"),
   // Tiles and exports
   TILE_MAX_AGE: int(300, 'tiles\' `Cache-Control` max-age; the gateway-cache plugin sets it to the cache TTL (`docs/tiles.md`)', { zero: true }),
-  TILE_MAX_FEATURES: int(1024, 'a vector tile with more candidate features is thinned to this many (`docs/tiles.md`)'),
+  TILE_MAX_FEATURES: int(4096, 'the feature cap of a vector tile: only a tile whose one-feature-per-pixel set is larger is thinned evenly to this many, and marked (`docs/tiles.md`)'),
   TILE_MAX_BYTES: int(500_000, 'no vector tile is larger', { max: 4 * MiB }),
   EXPORT_ABOVE_FEATURES: int(1_000_000, 'a whole-layer GeoJSON read of a larger layer runs as an export job (202, then 303) (`docs/geodatasets-read.md`)'),
   EXPORT_REUSE_SECONDS: int(12 * 3600, 'a finished export answers the same read this long (then the reaper deletes it and its object)', { max: 20 * 3600 }),
@@ -167,6 +167,7 @@ export const SETTINGS = {
   WEBHOOK_ALLOW_PRIVATE: flag(false, '`true` lets webhook calls reach loopback, private and link-local addresses (refused otherwise; `docs/webhooks.md`)'),
   WEBHOOK_TIMEOUT_MS: int(5000, 'each webhook call (DNS, connect, answer) stops after this long', { max: 60_000 }),
   MMGIS_CLIENT_DIR: text(undefined, "the folder of an MMGIS 3.0.0 front-end build: `/` and `/configure-beta` are then MMGIS's pages (`docs/mission-site.md`)"),
+  MMGIS_CLIENT_BUCKET: text(undefined, "the S3 bucket of an MMGIS build's page templates, read when `MMGIS_CLIENT_DIR` names no build (set by the front door to its site bucket; `docs/mission-site.md`)"),
   MISSION_FILES_MAX_AGE_S: int(3600, 'how long a browser keeps a `/Missions/<mission>/…` file before revalidating it (`docs/mission-site.md`)', { zero: true }),
   MISSION_COOKIE_KEY_ID: text(undefined, "the front door's CloudFront public key id: login signs `/Missions` cookies with it (set by the front door; `docs/mission-site.md`)"),
   MISSION_COOKIE_KEY_SECRET_ARN: text(undefined, 'the Secrets Manager secret whose `privateKey` signs those cookies (set by the front door)'),

@@ -5,7 +5,7 @@ import { log } from '#lib/log.ts';
 import { assertDatasetName, safeTable, toGeodataset } from './catalog.ts';
 import { EXTENT_CHUNK_IDS, updateExtents } from './extents.ts';
 import { computeStoredStats, STATS_CHUNK_IDS, type StoredStats } from './fieldStats.ts';
-import { dropRankLevels } from './rank.ts';
+import { createRankLevels, dropRankLevels } from './rank.ts';
 
 async function locked(tx: Parameters<Parameters<Db['transaction']>[0]>[0], name: string) {
   const [row] = await tx`select * from geodatasets where name = ${assertDatasetName(name)} for update`;
@@ -41,6 +41,8 @@ export async function recomputeStats(
     await tx`update geodatasets set field_stats = ${tx.json(stats as any)} where id = ${ds.id}`;
     // The OGC API extents (docs/ogc.md) are recomputed with them.
     await updateExtents(tx, ds, 0, false, Math.min(chunkIds, EXTENT_CHUNK_IDS));
+    // The tiles' pixel levels, when the layer has none (docs/tiles.md, "Pixel levels"; the triggers keep them after).
+    await createRankLevels(tx, ds.table);
     return { name: ds.name, fields: Object.keys(stats).length };
   });
 }

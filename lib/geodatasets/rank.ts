@@ -3,81 +3,40 @@ import type { Queryable } from '#lib/db/index.ts';
 import { type Geodataset, safeTable } from './catalog.ts';
 
 /**
- * Rank levels of a geodataset's features, for tiles that keep a sample of their candidates (docs/tiles.md,
- * "Rank levels"). A feature's rank is `h(id) = (id × 2654435761) mod 2^32`, the thinning order; level k
- * (1..RANK_LEVELS) holds the features with `h(id) < 2^32 / 4^k`, a quarter of the level before it, spread
- * over the layer as the features are. The features of level 1 are copied to the layer's overview
- * (`<table>_ovr`), stored in (level, space) order so that each level's features of a tile lie on a few
- * pages; each level has a partial GiST index on the overview's `geom` for exactly that predicate. A tile
- * reads the first features of its box in rank order through the sparsest level that still holds enough of
- * them, instead of every feature of the box. Statement triggers on the layer's table keep the overview
- * exact through every write.
+ * Pixel levels of a geodataset's features, for tiles that leave out only what shares a pixel
+ * (docs/tiles.md, "Pixel levels"; sql/migrations/0021_tile_pixel_levels.sql). Every feature has the zoom
+ * `mz` from which it is the first feature of its pixel (256-pixel tiles; 23: it shares its zoom-22 pixel
+ * with an earlier one), or, for a line or polygon, from which its extent spans a pixel if that is
+ * earlier. The features with `mz <= z` are one per occupied pixel of zoom z (plus those larger than a
+ * pixel), and each zoom's set holds the one before it. They are stored in the layer's overview
+ * (`<table>_ovr`: id, key, mz, and `k`, the bounding box moved by 720° × mz in longitude, under one GiST
+ * index), kept exact by statement triggers on the layer's table through every write.
  */
-export const RANK_LEVELS = 6;
 
-/** A level is indexed only when the layer puts at least this many features in it. */
-export const MIN_LEVEL_ROWS = 8192;
+/** The deepest zoom whose pixels the levels know (2^30 pixels a side); `mz` is at most one more. */
+export const PIXEL_ZOOM = 22;
 
-/**
- * The level-k predicate on `t.id` as a fragment, written with its constant in the SQL text (a bound value
- * would not let the planner match the partial index): one fixed fragment per level, none from input.
- */
-export function sqlRankBelow(sql: Queryable, k: number): Fragment {
-  switch (k) {
-    case 1:
-      return sql`((t.id * 2654435761::bigint) % 4294967296::bigint) < 1073741824::bigint`;
-    case 2:
-      return sql`((t.id * 2654435761::bigint) % 4294967296::bigint) < 268435456::bigint`;
-    case 3:
-      return sql`((t.id * 2654435761::bigint) % 4294967296::bigint) < 67108864::bigint`;
-    case 4:
-      return sql`((t.id * 2654435761::bigint) % 4294967296::bigint) < 16777216::bigint`;
-    case 5:
-      return sql`((t.id * 2654435761::bigint) % 4294967296::bigint) < 4194304::bigint`;
-    case 6:
-      return sql`((t.id * 2654435761::bigint) % 4294967296::bigint) < 1048576::bigint`;
-    default:
-      return sql`true`;
-  }
-}
+/** Longitude shift between two levels of `k`: a level's boxes never meet another's. */
+export const LEVEL_SHIFT = 720;
 
-/** The share of the features level k holds (level 0: all). */
-export function levelShare(k: number): number {
-  return 4 ** -k;
-}
-
-/** The levels worth indexing for a layer of `n` features: 1..K, K the last with ≥ MIN_LEVEL_ROWS. */
-export function indexedLevels(n: number): number {
-  let k = 0;
-  while (k < RANK_LEVELS && n * levelShare(k + 1) >= MIN_LEVEL_ROWS) k++;
-  return k;
-}
-
-/** The rank overview of `table` (docs/tiles.md, "Rank overview"): `<table>_ovr`. */
+/** The overview of `table` (docs/tiles.md, "Pixel levels"): `<table>_ovr`. */
 export function overviewName(table: string): string {
   return `${safeTable(table)}_ovr`;
 }
 
-/** The dataset's rank overview as a SQL fragment, guarded like its table (`safeTable`). */
+/** The dataset's overview as a SQL fragment, guarded like its table (`safeTable`). */
 export function sqlOverview(sql: Queryable, ds: Pick<Geodataset, 'table'>): Fragment {
   return sqlIdentifier(sql, overviewName(ds.table));
 }
 
 /**
- * Makes the rank levels of `table` for `n` features (after a load or an append): its overview, the
- * features of level 1 in (level, space) order kept exact by triggers, when it has none, and the level
- * indexes 1..`indexedLevels(n)` it lacks (sql/migrations/0018_tile_rank_overviews.sql,
- * `geodataset_rank_overview`). A layer too small for a level gets nothing. `levels` overrides the count
- * (tests: a small layer's levels).
+ * Makes the pixel levels of `table` when it has none (after a load, an append, a stats recompute, or
+ * when a tile finds none): its overview, its indexes and the triggers that keep it exact
+ * (`geodataset_pixel_levels`). Made for every layer, whatever its size: a layer that grows by appends
+ * keeps them through the triggers. `_n` (the layer's size) is kept for the callers' shape.
  */
-export async function createRankLevels(
-  sql: Queryable,
-  table: string,
-  n: number,
-  levels = indexedLevels(n),
-): Promise<void> {
-  if (levels === 0) return;
-  await sql`select geodataset_rank_overview(${safeTable(table)}::text, ${levels}::int)`;
+export async function createRankLevels(sql: Queryable, table: string, _n?: number): Promise<void> {
+  await sql`select geodataset_pixel_levels(${safeTable(table)}::text)`;
 }
 
 /** Drops the overview of `table` (with the table: a dropped table's triggers go with it, its overview does not). */
@@ -88,4 +47,17 @@ export async function dropRankLevels(sql: Queryable, table: string): Promise<voi
 /** Renames the overview of `from` with its table (a recreate's swap); none to rename is fine. */
 export async function renameRankLevels(sql: Queryable, from: string, to: string): Promise<void> {
   await sql.unsafe(`alter table if exists ${overviewName(from)} rename to ${overviewName(to)}`);
+}
+
+/**
+ * The layer's full-detail zoom: the highest `mz` of its features, the zoom from which every feature is
+ * the first of its pixel, so every tile of that zoom or deeper holds every feature (within the feature
+ * cap: docs/tiles.md). One index probe per level, deepest first.
+ */
+export async function fullDetailZoom(sql: Queryable, ds: Pick<Geodataset, 'table'>): Promise<number> {
+  const [row] = await sql`
+    select coalesce(max(j), 0)::int as z from generate_series(0, ${PIXEL_ZOOM + 1}::int) j
+    where exists (select 1 from ${sqlOverview(sql, ds)} o
+                  where o.k && ST_MakeEnvelope(${LEVEL_SHIFT}::float8 * j - 180, -90, ${LEVEL_SHIFT}::float8 * j + 180, 90, 4326))`;
+  return Number(row?.z ?? 0);
 }

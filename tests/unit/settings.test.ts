@@ -28,13 +28,13 @@ describe('lib/settings.ts: every variable declared once, read through setting()'
 
   it.each([
     // name, text, value: unset and empty are the default; a bad number is the default
-    ['TILE_MAX_FEATURES', undefined, 1024],
-    ['TILE_MAX_FEATURES', '', 1024],
+    ['TILE_MAX_FEATURES', undefined, 4096],
+    ['TILE_MAX_FEATURES', '', 4096],
     ['TILE_MAX_FEATURES', '12.5', 12],
-    ['TILE_MAX_FEATURES', '0', 1024],
-    ['TILE_MAX_FEATURES', '-3', 1024],
-    ['TILE_MAX_FEATURES', 'abc', 1024],
-    ['TILE_MAX_FEATURES', 'Infinity', 1024],
+    ['TILE_MAX_FEATURES', '0', 4096],
+    ['TILE_MAX_FEATURES', '-3', 4096],
+    ['TILE_MAX_FEATURES', 'abc', 4096],
+    ['TILE_MAX_FEATURES', 'Infinity', 4096],
     ['WEBSOCKET_MAX_MESSAGES', '12.5', 12.5],
     ['TILE_MAX_AGE', '0', 0],
     ['TILE_MAX_AGE', '-1', 300],
@@ -60,7 +60,7 @@ describe('lib/settings.ts: every variable declared once, read through setting()'
   });
 
   it('reads process.env at each call; settingIfSet is undefined where the default would apply', () => {
-    expect(setting('TILE_MAX_FEATURES')).toBe(1024);
+    expect(setting('TILE_MAX_FEATURES')).toBe(4096);
     process.env.TILE_MAX_FEATURES = '7';
     expect(setting('TILE_MAX_FEATURES')).toBe(7);
     expect(settingIfSet('TILE_MAX_FEATURES')).toBe(7);

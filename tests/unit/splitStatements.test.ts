@@ -29,6 +29,7 @@ const STATEMENTS_PER_FILE: Record<string, number> = {
   '0018_tile_rank_overviews.sql': 6,
   '0019_login_devices_owner.sql': 4,
   '0020_ws_source_ip.sql': 2,
+  '0021_tile_pixel_levels.sql': 17,
 };
 
 const dir = join(process.cwd(), 'sql/migrations');

@@ -10,7 +10,6 @@ import { COLUMN_QUERYABLES, type Queryables } from '#lib/geodatasets/read/cql2/q
 import { cql2Target } from '#lib/geodatasets/read/cql2/readFilter.ts';
 import { parseReadFilters, type ReadFilters, sqlWhere } from '#lib/geodatasets/read/filters.ts';
 import { featuresQuery, parseGeojsonOptions } from '#lib/geodatasets/read/geojson.ts';
-import { sqlLevelCount } from '#lib/geodatasets/tiles/thinningSql.ts';
 import type { TileAddress } from '#lib/geodatasets/tiles/tileParams.ts';
 import { sqlTileMvt, sqlTileRows } from '#lib/geodatasets/tiles/tileSql.ts';
 
@@ -20,7 +19,7 @@ import { sqlTileMvt, sqlTileRows } from '#lib/geodatasets/tiles/tileSql.ts';
  * read (docs/tiles.md describes what it does). Built by the real builders with a `sql` that only compiles
  * (lib/db/sqlText.ts: the Data API driver's, whose placeholders are `:pN` where postgres.js writes `$N`);
  * each file ends with its bound parameters. Trailing spaces, blank lines and the common indentation are
- * removed; nothing else. After an intended change: `npx vitest run -u tests/unit/tile-sql-snapshots.test.ts`,
+ * removed; nothing else. After an intended change: `npx vitest run tests/unit/tile-sql-snapshots.test.ts --update` (`-u` before the file would take the file as its value),
  * then read the diff.
  *
  * The OGC tile (`/api/ogc/collections/{id}/tiles/...`) runs the same statements with no filters and no
@@ -100,26 +99,22 @@ const withCql2 = (sql: Sql): ReadFilters => {
   return { ...noFilters, cql2: (alias) => compileCql2(ast, cql2Target(sql, ds, queryables, alias), 'CRS84') };
 };
 
-/** Rank level 2 of the layer's overview; `thinned`: a level's count already showed more than the cap. */
-const level2 = { level: 2, thinned: false };
-const level2Thinned = { level: 2, thinned: true };
-
 const shapes: Record<string, (sql: Sql) => Fragment> = {
-  // Server encoder (ST_AsMVT): a layer without rank levels, no filter (the OGC tile too).
-  mvt: (sql) => sqlTileMvt(sql, ds, address, where(sql), CAP, BUDGET, 0),
-  // Thinned tiles read their ranked candidates from rank level 2 of the overview.
-  'mvt-rank-level': (sql) => sqlTileMvt(sql, ds, address, where(sql), CAP, BUDGET, level2),
-  'mvt-thinned': (sql) => sqlTileMvt(sql, ds, address, where(sql), CAP, BUDGET, level2Thinned),
+  // Server encoder (ST_AsMVT), no filter (the OGC tile too): the pixel levels first, then the candidates.
+  mvt: (sql) => sqlTileMvt(sql, ds, address, where(sql), CAP, BUDGET, false),
+  // Beyond the pixel levels (z > 22): the candidates, the first by hash when they are more than the cap.
+  'mvt-deep': (sql) =>
+    sqlTileMvt(sql, ds, { z: 23, x: 4_194_304, y: 2_796_202 }, where(sql), CAP, BUDGET, false),
   'mvt-source': (sql) =>
-    sqlTileMvt(sql, ds, address, where(sql), CAP, BUDGET, 0, [['kind'], ['size', 'height']]),
-  'mvt-filters': (sql) => sqlTileMvt(sql, ds, address, where(sql, legacyFilters()), CAP, BUDGET, 0),
-  'mvt-cql2': (sql) => sqlTileMvt(sql, ds, address, where(sql, withCql2(sql)), CAP, BUDGET, 0),
+    sqlTileMvt(sql, ds, address, where(sql), CAP, BUDGET, false, [['kind'], ['size', 'height']]),
+  // With filters: the candidates first, then the pixel levels.
+  'mvt-filters': (sql) => sqlTileMvt(sql, ds, address, where(sql, legacyFilters()), CAP, BUDGET, true),
+  'mvt-cql2': (sql) => sqlTileMvt(sql, ds, address, where(sql, withCql2(sql)), CAP, BUDGET, true),
   // Embedded encoder (vt-pbf in JS): rows in tile pixels.
-  rows: (sql) => sqlTileRows(sql, ds, address, where(sql), CAP, 0),
-  'rows-thinned': (sql) => sqlTileRows(sql, ds, address, where(sql), CAP, level2Thinned),
-  'rows-source': (sql) => sqlTileRows(sql, ds, address, where(sql), CAP, 0, [['kind'], ['size', 'height']]),
-  // The rank-level probe before a thinned tile (readTile.ts, `rankRead`).
-  'level-count': (sql) => sqlLevelCount(sql, ds, address, where(sql), 2, 2 * 1024),
+  rows: (sql) => sqlTileRows(sql, ds, address, where(sql), CAP, false),
+  'rows-filters': (sql) => sqlTileRows(sql, ds, address, where(sql, legacyFilters()), CAP, true),
+  'rows-source': (sql) =>
+    sqlTileRows(sql, ds, address, where(sql), CAP, false, [['kind'], ['size', 'height']]),
   // The GeoJSON read: one keyset statement of `featureChunks` (after, limit, id span, table oid).
   'geojson-chunk': (sql) =>
     featuresQuery(sql, ds, noFilters, { offset: 0, after: 4000, limit: 2000 }, 54_000, 16_384),

@@ -182,11 +182,11 @@ describe('tile settings and Cache-Control', () => {
     process.env = { ...saved };
   });
 
-  it('defaults to 300 s, 1024 features and 500,000 bytes; TILE_* override; never above 4 MiB', () => {
+  it('defaults to 300 s, 4096 features and 500,000 bytes; TILE_* override; never above 4 MiB', () => {
     delete process.env.TILE_MAX_AGE;
     delete process.env.TILE_MAX_FEATURES;
     delete process.env.TILE_MAX_BYTES;
-    expect(tileSettings()).toEqual({ maxAge: 300, maxFeatures: 1024, maxBytes: 500_000 });
+    expect(tileSettings()).toEqual({ maxAge: 300, maxFeatures: 4096, maxBytes: 500_000 });
     process.env.TILE_MAX_AGE = '60';
     process.env.TILE_MAX_FEATURES = '100';
     process.env.TILE_MAX_BYTES = String(10 * 1024 * 1024);

@@ -39,7 +39,7 @@ export function tileEtag(
   const h = createHash('sha256')
     .update(
       JSON.stringify([
-        'mvt6',
+        'mvt7',
         ds.id,
         ds.table,
         ds.version,

@@ -76,8 +76,9 @@ export interface TileSettings {
   /** `TILE_MAX_AGE` seconds in Cache-Control (default 300). */
   maxAge: number;
   /**
-   * `TILE_MAX_FEATURES`: above this many candidate features a tile is thinned (default 1024: a typical
-   * thinned tile's SQL then takes about 20-40 ms on two cores, docs/tiles.md "The feature budget").
+   * `TILE_MAX_FEATURES`: the feature cap (default 4096): a tile keeps every candidate up to it, else one
+   * feature per occupied pixel, and only when those are more is it thinned evenly to the cap and marked
+   * (docs/tiles.md, "Thinning" and "The feature cap").
    */
   maxFeatures: number;
   /** `TILE_MAX_BYTES`: byte budget of one tile (default 500,000, the usual vector tile budget; never above 4 MiB). */

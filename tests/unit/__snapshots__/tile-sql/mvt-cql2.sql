@@ -7,127 +7,83 @@ tile_box as (
   from (select ST_TileEnvelope(:p3::int, :p4::int, :p5::int) as env) e
 ),
 candidates as materialized (
-  select t.id, t.geom, t.properties from "gd_7_1" t
-  where t.geom && ST_MakeEnvelope(:p6::float8, :p7::float8, :p8::float8, :p9::float8, 4326) and (ST_Intersects("t"."geom", ST_MakeEnvelope(:p10::float8, :p11::float8, :p12::float8, :p13::float8, :p14::int)) and (select ("cql2_v"."s1" in (:p15::text, :p16::text)) and ("cql2_v"."n2" > :p17::float8) from (select cql2_j.*, ("cql2_j"."j1" #>> '{}') as "s1", (case when abs((case when jsonb_typeof("cql2_j"."j2") = 'number' then ("cql2_j"."j2")::numeric
+  select t.id, t.geom, t.properties from "gd_7_1" t where true and t.geom && ST_MakeEnvelope(:p6::float8, :p7::float8, :p8::float8, :p9::float8, 4326) and (ST_Intersects("t"."geom", ST_MakeEnvelope(:p10::float8, :p11::float8, :p12::float8, :p13::float8, :p14::int)) and (select ("cql2_v"."s1" in (:p15::text, :p16::text)) and ("cql2_v"."n2" > :p17::float8) from (select cql2_j.*, ("cql2_j"."j1" #>> '{}') as "s1", (case when abs((case when jsonb_typeof("cql2_j"."j2") = 'number' then ("cql2_j"."j2")::numeric
       when jsonb_typeof("cql2_j"."j2") = 'string' and length(("cql2_j"."j2" #>> '{}')) <= :p18::int and ("cql2_j"."j2" #>> '{}') ~ :p19 and ("cql2_j"."j2" #>> '{}') !~ '[eE][+-]?[0-9]{5}' then ("cql2_j"."j2" #>> '{}')::numeric end)) <= :p20::numeric then
 (case when abs((case when jsonb_typeof("cql2_j"."j2") = 'number' then ("cql2_j"."j2")::numeric
       when jsonb_typeof("cql2_j"."j2") = 'string' and length(("cql2_j"."j2" #>> '{}')) <= :p21::int and ("cql2_j"."j2" #>> '{}') ~ :p22 and ("cql2_j"."j2" #>> '{}') !~ '[eE][+-]?[0-9]{5}' then ("cql2_j"."j2" #>> '{}')::numeric end)) < 1e-300 then 0 else (case when jsonb_typeof("cql2_j"."j2") = 'number' then ("cql2_j"."j2")::numeric
-      when jsonb_typeof("cql2_j"."j2") = 'string' and length(("cql2_j"."j2" #>> '{}')) <= :p23::int and ("cql2_j"."j2" #>> '{}') ~ :p24 and ("cql2_j"."j2" #>> '{}') !~ '[eE][+-]?[0-9]{5}' then ("cql2_j"."j2" #>> '{}')::numeric end) end)::float8 end) as "n2" from (select ("t"."properties" #> :p25::text[]) as "j1", ("t"."properties" #> :p26::text[]) as "j2" offset 0) cql2_j offset 0) cql2_v))
-  limit :p27::int
+      when jsonb_typeof("cql2_j"."j2") = 'string' and length(("cql2_j"."j2" #>> '{}')) <= :p23::int and ("cql2_j"."j2" #>> '{}') ~ :p24 and ("cql2_j"."j2" #>> '{}') !~ '[eE][+-]?[0-9]{5}' then ("cql2_j"."j2" #>> '{}')::numeric end) end)::float8 end) as "n2" from (select ("t"."properties" #> :p25::text[]) as "j1", ("t"."properties" #> :p26::text[]) as "j2" offset 0) cql2_j offset 0) cql2_v)) limit :p27::int
 ),
-candidate_count as (
-  select count(*) as c from candidates
+candidate_count as (select count(*)::int as c from candidates),
+pixels as materialized (select id, mz from ((select o.id, o.mz from "gd_7_1_ovr" o where o.k && ST_MakeEnvelope(:p28::float8, :p29::float8, :p30::float8, :p31::float8, 4326)) union all (select o.id, o.mz from "gd_7_1_ovr" o where o.k && ST_MakeEnvelope(:p32::float8, :p33::float8, :p34::float8, :p35::float8, 4326)) union all (select o.id, o.mz from "gd_7_1_ovr" o where o.k && ST_MakeEnvelope(:p36::float8, :p37::float8, :p38::float8, :p39::float8, 4326)) union all (select o.id, o.mz from "gd_7_1_ovr" o where o.k && ST_MakeEnvelope(:p40::float8, :p41::float8, :p42::float8, :p43::float8, 4326)) union all (select o.id, o.mz from "gd_7_1_ovr" o where o.k && ST_MakeEnvelope(:p44::float8, :p45::float8, :p46::float8, :p47::float8, 4326)) union all (select o.id, o.mz from "gd_7_1_ovr" o where o.k && ST_MakeEnvelope(:p48::float8, :p49::float8, :p50::float8, :p51::float8, 4326)) union all (select o.id, o.mz from "gd_7_1_ovr" o where o.k && ST_MakeEnvelope(:p52::float8, :p53::float8, :p54::float8, :p55::float8, 4326)) union all (select o.id, o.mz from "gd_7_1_ovr" o where o.k && ST_MakeEnvelope(:p56::float8, :p57::float8, :p58::float8, :p59::float8, 4326)) union all (select o.id, o.mz from "gd_7_1_ovr" o where o.k && ST_MakeEnvelope(:p60::float8, :p61::float8, :p62::float8, :p63::float8, 4326)) union all (select o.id, o.mz from "gd_7_1_ovr" o where o.k && ST_MakeEnvelope(:p64::float8, :p65::float8, :p66::float8, :p67::float8, 4326)) union all (select o.id, o.mz from "gd_7_1_ovr" o where o.k && ST_MakeEnvelope(:p68::float8, :p69::float8, :p70::float8, :p71::float8, 4326)) union all (select o.id, o.mz from "gd_7_1_ovr" o where o.k && ST_MakeEnvelope(:p72::float8, :p73::float8, :p74::float8, :p75::float8, 4326)) union all (select o.id, o.mz from "gd_7_1_ovr" o where o.k && ST_MakeEnvelope(:p76::float8, :p77::float8, :p78::float8, :p79::float8, 4326))) u where (select c from candidate_count) > :p80::int limit :p81::int),
+pixel_count as (select count(*)::int as c from pixels),
+mode as (
+  select p.c > :p82::int as capped, p.c <= :p83::int and c.c <= :p84::int as complete
+  from pixel_count p, candidate_count c
 ),
-all_candidates as (
-  select id, geom, properties from candidates
-  where (select c from candidate_count) <= :p28::int
+picked as materialized (
+  select id, rn from (select p.id, row_number() over (order by p.mz, ((p.id * 2654435761::bigint) % 4294967296::bigint), p.id) as rn from pixels p) r
+  where not (select complete from mode) and rn <= :p85::int
 ),
-hash_prefix as (
-  select t.id, t.geom, ((t.id * 2654435761::bigint) % 4294967296::bigint) as h, (pg_column_size(t.properties) + pg_column_size(t.geom) + :p29::int) as b
-  from "gd_7_1" t
-  where (select c from candidate_count) > :p30::int and t.geom && ST_MakeEnvelope(:p31::float8, :p32::float8, :p33::float8, :p34::float8, 4326)
-    and true and (ST_Intersects("t"."geom", ST_MakeEnvelope(:p35::float8, :p36::float8, :p37::float8, :p38::float8, :p39::int)) and (select ("cql2_v"."s1" in (:p40::text, :p41::text)) and ("cql2_v"."n2" > :p42::float8) from (select cql2_j.*, ("cql2_j"."j1" #>> '{}') as "s1", (case when abs((case when jsonb_typeof("cql2_j"."j2") = 'number' then ("cql2_j"."j2")::numeric
-      when jsonb_typeof("cql2_j"."j2") = 'string' and length(("cql2_j"."j2" #>> '{}')) <= :p43::int and ("cql2_j"."j2" #>> '{}') ~ :p44 and ("cql2_j"."j2" #>> '{}') !~ '[eE][+-]?[0-9]{5}' then ("cql2_j"."j2" #>> '{}')::numeric end)) <= :p45::numeric then
+kept as materialized (
+  (select c.id, c.geom, c.properties, row_number() over (order by ((c.id * 2654435761::bigint) % 4294967296::bigint), c.id) as rk
+   from candidates c where (select complete from mode)
+   order by rk limit :p86::int)
+union all
+  (select t.id, t.geom, t.properties, row_number() over (order by p.rn) as rk
+   from unnest(array(select id from picked order by id), array(select rn from picked order by id)) p(id, rn)
+   join "gd_7_1" t on t.id = p.id
+   where (ST_Intersects("t"."geom", ST_MakeEnvelope(:p87::float8, :p88::float8, :p89::float8, :p90::float8, :p91::int)) and (select ("cql2_v"."s1" in (:p92::text, :p93::text)) and ("cql2_v"."n2" > :p94::float8) from (select cql2_j.*, ("cql2_j"."j1" #>> '{}') as "s1", (case when abs((case when jsonb_typeof("cql2_j"."j2") = 'number' then ("cql2_j"."j2")::numeric
+      when jsonb_typeof("cql2_j"."j2") = 'string' and length(("cql2_j"."j2" #>> '{}')) <= :p95::int and ("cql2_j"."j2" #>> '{}') ~ :p96 and ("cql2_j"."j2" #>> '{}') !~ '[eE][+-]?[0-9]{5}' then ("cql2_j"."j2" #>> '{}')::numeric end)) <= :p97::numeric then
 (case when abs((case when jsonb_typeof("cql2_j"."j2") = 'number' then ("cql2_j"."j2")::numeric
-      when jsonb_typeof("cql2_j"."j2") = 'string' and length(("cql2_j"."j2" #>> '{}')) <= :p46::int and ("cql2_j"."j2" #>> '{}') ~ :p47 and ("cql2_j"."j2" #>> '{}') !~ '[eE][+-]?[0-9]{5}' then ("cql2_j"."j2" #>> '{}')::numeric end)) < 1e-300 then 0 else (case when jsonb_typeof("cql2_j"."j2") = 'number' then ("cql2_j"."j2")::numeric
-      when jsonb_typeof("cql2_j"."j2") = 'string' and length(("cql2_j"."j2" #>> '{}')) <= :p48::int and ("cql2_j"."j2" #>> '{}') ~ :p49 and ("cql2_j"."j2" #>> '{}') !~ '[eE][+-]?[0-9]{5}' then ("cql2_j"."j2" #>> '{}')::numeric end) end)::float8 end) as "n2" from (select ("t"."properties" #> :p50::text[]) as "j1", ("t"."properties" #> :p51::text[]) as "j2" offset 0) cql2_j offset 0) cql2_v))
-  order by 3, 1
-  limit :p52::int
+      when jsonb_typeof("cql2_j"."j2") = 'string' and length(("cql2_j"."j2" #>> '{}')) <= :p98::int and ("cql2_j"."j2" #>> '{}') ~ :p99 and ("cql2_j"."j2" #>> '{}') !~ '[eE][+-]?[0-9]{5}' then ("cql2_j"."j2" #>> '{}')::numeric end)) < 1e-300 then 0 else (case when jsonb_typeof("cql2_j"."j2") = 'number' then ("cql2_j"."j2")::numeric
+      when jsonb_typeof("cql2_j"."j2") = 'string' and length(("cql2_j"."j2" #>> '{}')) <= :p100::int and ("cql2_j"."j2" #>> '{}') ~ :p101 and ("cql2_j"."j2" #>> '{}') !~ '[eE][+-]?[0-9]{5}' then ("cql2_j"."j2" #>> '{}')::numeric end) end)::float8 end) as "n2" from (select ("t"."properties" #> :p102::text[]) as "j1", ("t"."properties" #> :p103::text[]) as "j2" offset 0) cql2_j offset 0) cql2_v)))
 ),
-thinned_ids as (
-  select id, h, b from (
-    select distinct on (pixel_key) id, h, b
-    from (
-      select hash_prefix.id, hash_prefix.h, hash_prefix.b,
-             case when GeometryType(hash_prefix.geom) = 'POINT'
-                  then (least(greatest(floor((ST_X(hash_prefix.geom) + 180) / 360 * :p53::float8 - :p54::float8), -256), 4400)::bigint + 256) * 8192 + (least(greatest(floor((0.5 - ln(tan(pi() / 4 + radians(greatest(least(ST_Y(hash_prefix.geom), 85.06), -85.06)) / 2)) / (2 * pi())) * :p55::float8 - :p56::float8), -256), 4400)::bigint + 256)
-                  else -hash_prefix.id end as pixel_key
-      from hash_prefix
-    ) d
-    order by pixel_key, h, id
-  ) s
-  order by h, id
-  limit :p57::int
+thinning as (
+  select (select capped from mode)
+      or (not (select complete from mode)
+          and (select count(*) from picked) > (select count(*) from kept)) as thinned
 ),
-kept as (
-  select id, geom, properties from all_candidates
-  union all
-  select t.id, t.geom, t.properties from "gd_7_1" t where t.id = any(array(select id from thinned_ids))
+kept_stats as (
+  select count(*)::int as c,
+         case when count(*) <= :p104::int then 0 else sum((pg_column_size(kept.properties) + pg_column_size(kept.geom) + :p105::int)) end as bound
+  from kept
 ),
--- Not thinned: the candidates, ranked by hash only when the budget needs it.
-all_stats as (
-  select c, case when (select c from candidate_count) > :p58::int or c <= :p59::int then 0
-    else (select sum((pg_column_size(candidates.properties) + pg_column_size(candidates.geom) + :p60::int)) from candidates) end as bound
-  from candidate_count
-),
-all_n as (
-  select
-  case when c <= :p61::int or bound <= :p62::float8 then c
-    else least(c, greatest(1, floor(0.9 * :p63::float8 * :p64::float8 / greatest(1, (
-      select octet_length(ST_AsMVT(q, :p65::text, :p66::int, 'geom', 'id'))
+-- `needsSample` and `keepBySample` in SQL: the first SAMPLE in `rk` order encoded when the bound passes.
+keep as (
+  select case when c <= :p106::int or bound <= :p107::float8 then c
+    else least(c, greatest(1, floor(0.9 * :p108::float8 * :p109::float8 / greatest(1, (
+      select octet_length(ST_AsMVT(q, :p110::text, :p111::int, 'geom', 'id'))
       from (
-  select k.id, ST_AsMVTGeom(ST_Transform(k.geom, 3857), tile_box.env, :p67::int, :p68::int, true) as geom,
-         (case when jsonb_typeof(k.properties) <> 'object' then '{}'::jsonb
+  select k.id, ST_AsMVTGeom(ST_Transform(k.geom, 3857), tile_box.env, :p112::int, :p113::int, true) as geom,
+         ((case when jsonb_typeof(k.properties) <> 'object' then '{}'::jsonb
   when not jsonb_path_exists(k.properties, 'strict $.* ? (@.type() == "object" || @.type() == "array")', '{}', true)
     then k.properties
   else (select jsonb_object_agg(e.key, case when jsonb_typeof(e.value) in ('object', 'array')
                                             then to_jsonb(e.value::text) else e.value end)
-        from jsonb_each(k.properties) e) end) as attributes
-  from (select * from candidates order by ((id * 2654435761::bigint) % 4294967296::bigint), id limit :p69::int) k, tile_box) q where q.geom is not null)))))::bigint end as n
-  from all_stats
+        from jsonb_each(k.properties) e) end) || case when (select thinned from thinning) then jsonb_build_object(:p114::text, true) else '{}'::jsonb end) as attributes
+  from (select * from kept where rk <= :p115::int order by id) k, tile_box) q
+      where q.geom is not null)))))::int end as n, c
+  from kept_stats
 ),
--- Thinned: the kept ids in hash order, their rows read back for the first n only. (The prefix's sort
--- carries no more columns than it needs: one more can push its top-N heap past work_mem.)
-thin as materialized (
-  select id, b, row_number() over (order by h, id) as rn from thinned_ids where (select c from candidate_count) > :p70::int
-),
--- A thinned tile's bound comes from its ranked rows' sizes (read with the ranking, `hash_prefix`).
-thin_n as (
-  select
-  case when c <= :p71::int or b <= :p72::float8 then c
-    else least(c, greatest(1, floor(0.9 * :p73::float8 * :p74::float8 / greatest(1, (
-      select octet_length(ST_AsMVT(q, :p75::text, :p76::int, 'geom', 'id'))
-      from (
-  select k.id, ST_AsMVTGeom(ST_Transform(k.geom, 3857), tile_box.env, :p77::int, :p78::int, true) as geom,
-         (case when jsonb_typeof(k.properties) <> 'object' then '{}'::jsonb
-  when not jsonb_path_exists(k.properties, 'strict $.* ? (@.type() == "object" || @.type() == "array")', '{}', true)
-    then k.properties
-  else (select jsonb_object_agg(e.key, case when jsonb_typeof(e.value) in ('object', 'array')
-                                            then to_jsonb(e.value::text) else e.value end)
-        from jsonb_each(k.properties) e) end) as attributes
-  from (select t.* from "gd_7_1" t
-         where t.id = any(array(select id from thin where rn <= :p79::int)) order by t.id) k, tile_box) q where q.geom is not null)))))::bigint end as n
-  from (select count(*) as c, coalesce(sum(b), 0) as b from thin) thin_count
-),
-chosen as (
-  select id, geom, properties from candidates
-  where not (select c from candidate_count) > :p80::int and (select n from all_n) >= (select c from all_stats)
-  union all
-  select id, geom, properties
-  from (select * from candidates order by ((id * 2654435761::bigint) % 4294967296::bigint), id
-        limit case when (select c from candidate_count) > :p81::int then 0 else (select n from all_n) end) f
-  where not (select c from candidate_count) > :p82::int and (select n from all_n) < (select c from all_stats)
-  union all
-  (select t.id, t.geom, t.properties from "gd_7_1" t
-   where (select c from candidate_count) > :p83::int and t.id = any(array(select id from thin where rn <= (select n from thin_n)))
-   order by t.id)
-)
-select replace(encode(m.tile, 'base64'), chr(10), '') as tile, coalesce(octet_length(m.tile), 0) as bytes, m.n
+flags as (select (select thinned from thinning) or n < c as thinned from keep),
+chosen as (select id, geom, properties from kept where rk <= (select n from keep) order by id)
+select replace(encode(m.tile, 'base64'), chr(10), '') as tile, coalesce(octet_length(m.tile), 0) as bytes, m.n,
+       (select thinned from flags) as thinned
 from (
-  select ST_AsMVT(q, :p84::text, :p85::int, 'geom', 'id') as tile, count(*)::int as n
+  select ST_AsMVT(q, :p116::text, :p117::int, 'geom', 'id') as tile, count(*)::int as n
   from (
-  select k.id, ST_AsMVTGeom(ST_Transform(k.geom, 3857), tile_box.env, :p86::int, :p87::int, true) as geom,
-         (case when jsonb_typeof(k.properties) <> 'object' then '{}'::jsonb
+  select k.id, ST_AsMVTGeom(ST_Transform(k.geom, 3857), tile_box.env, :p118::int, :p119::int, true) as geom,
+         ((case when jsonb_typeof(k.properties) <> 'object' then '{}'::jsonb
   when not jsonb_path_exists(k.properties, 'strict $.* ? (@.type() == "object" || @.type() == "array")', '{}', true)
     then k.properties
   else (select jsonb_object_agg(e.key, case when jsonb_typeof(e.value) in ('object', 'array')
                                             then to_jsonb(e.value::text) else e.value end)
-        from jsonb_each(k.properties) e) end) as attributes
+        from jsonb_each(k.properties) e) end) || case when (select thinned from flags) then jsonb_build_object(:p120::text, true) else '{}'::jsonb end) as attributes
   from chosen k, tile_box) q
   where q.geom is not null
 ) m;
 
--- parameters (87)
+-- parameters (120)
 -- :p1 = 0.015625
 -- :p2 = 4096
 -- :p3 = 12
@@ -155,63 +111,96 @@ from (
 -- :p25 = ["kind"]
 -- :p26 = ["height"]
 -- :p27 = 1025
--- :p28 = 1024
--- :p29 = 24
--- :p30 = 1024
--- :p31 = -0.001373291015625
--- :p32 = 51.50788772102843
--- :p33 = 0.089263916015625
--- :p34 = 51.56426602441386
--- :p35 = 0
--- :p36 = 0
--- :p37 = 1
--- :p38 = 1
--- :p39 = 4326
--- :p40 = "volcano"
--- :p41 = "crater"
--- :p42 = 100
--- :p43 = 1000
--- :p44 = "^-?(\\d+(\\.\\d*)?|\\.\\d+)([eE][+-]?\\d+)?$"
--- :p45 = 1e+150
--- :p46 = 1000
--- :p47 = "^-?(\\d+(\\.\\d*)?|\\.\\d+)([eE][+-]?\\d+)?$"
--- :p48 = 1000
--- :p49 = "^-?(\\d+(\\.\\d*)?|\\.\\d+)([eE][+-]?\\d+)?$"
--- :p50 = ["kind"]
--- :p51 = ["height"]
--- :p52 = 2048
--- :p53 = 16777216
--- :p54 = 8388608
--- :p55 = 16777216
--- :p56 = 5574656
--- :p57 = 1024
--- :p58 = 1024
--- :p59 = 1024
--- :p60 = 24
--- :p61 = 1024
--- :p62 = 500000
--- :p63 = 500000
--- :p64 = 256
--- :p65 = "places"
--- :p66 = 4096
--- :p67 = 4096
--- :p68 = 64
--- :p69 = 256
--- :p70 = 1024
--- :p71 = 1024
--- :p72 = 500000
--- :p73 = 500000
--- :p74 = 256
--- :p75 = "places"
--- :p76 = 4096
--- :p77 = 4096
--- :p78 = 64
--- :p79 = 256
+-- :p28 = -0.001373291015625
+-- :p29 = 51.50788772102843
+-- :p30 = 0.089263916015625
+-- :p31 = 51.56426602441386
+-- :p32 = 719.9986267089844
+-- :p33 = 51.50788772102843
+-- :p34 = 720.0892639160156
+-- :p35 = 51.56426602441386
+-- :p36 = 1439.9986267089844
+-- :p37 = 51.50788772102843
+-- :p38 = 1440.0892639160156
+-- :p39 = 51.56426602441386
+-- :p40 = 2159.9986267089844
+-- :p41 = 51.50788772102843
+-- :p42 = 2160.0892639160156
+-- :p43 = 51.56426602441386
+-- :p44 = 2879.9986267089844
+-- :p45 = 51.50788772102843
+-- :p46 = 2880.0892639160156
+-- :p47 = 51.56426602441386
+-- :p48 = 3599.9986267089844
+-- :p49 = 51.50788772102843
+-- :p50 = 3600.0892639160156
+-- :p51 = 51.56426602441386
+-- :p52 = 4319.998626708984
+-- :p53 = 51.50788772102843
+-- :p54 = 4320.089263916016
+-- :p55 = 51.56426602441386
+-- :p56 = 5039.998626708984
+-- :p57 = 51.50788772102843
+-- :p58 = 5040.089263916016
+-- :p59 = 51.56426602441386
+-- :p60 = 5759.998626708984
+-- :p61 = 51.50788772102843
+-- :p62 = 5760.089263916016
+-- :p63 = 51.56426602441386
+-- :p64 = 6479.998626708984
+-- :p65 = 51.50788772102843
+-- :p66 = 6480.089263916016
+-- :p67 = 51.56426602441386
+-- :p68 = 7199.998626708984
+-- :p69 = 51.50788772102843
+-- :p70 = 7200.089263916016
+-- :p71 = 51.56426602441386
+-- :p72 = 7919.998626708984
+-- :p73 = 51.50788772102843
+-- :p74 = 7920.089263916016
+-- :p75 = 51.56426602441386
+-- :p76 = 8639.998626708984
+-- :p77 = 51.50788772102843
+-- :p78 = 8640.089263916016
+-- :p79 = 51.56426602441386
 -- :p80 = 1024
--- :p81 = 1024
+-- :p81 = 4097
 -- :p82 = 1024
 -- :p83 = 1024
--- :p84 = "places"
--- :p85 = 4096
--- :p86 = 4096
--- :p87 = 64
+-- :p84 = 1024
+-- :p85 = 1024
+-- :p86 = 1024
+-- :p87 = 0
+-- :p88 = 0
+-- :p89 = 1
+-- :p90 = 1
+-- :p91 = 4326
+-- :p92 = "volcano"
+-- :p93 = "crater"
+-- :p94 = 100
+-- :p95 = 1000
+-- :p96 = "^-?(\\d+(\\.\\d*)?|\\.\\d+)([eE][+-]?\\d+)?$"
+-- :p97 = 1e+150
+-- :p98 = 1000
+-- :p99 = "^-?(\\d+(\\.\\d*)?|\\.\\d+)([eE][+-]?\\d+)?$"
+-- :p100 = 1000
+-- :p101 = "^-?(\\d+(\\.\\d*)?|\\.\\d+)([eE][+-]?\\d+)?$"
+-- :p102 = ["kind"]
+-- :p103 = ["height"]
+-- :p104 = 1024
+-- :p105 = 24
+-- :p106 = 1024
+-- :p107 = 500000
+-- :p108 = 500000
+-- :p109 = 256
+-- :p110 = "places"
+-- :p111 = 4096
+-- :p112 = 4096
+-- :p113 = 64
+-- :p114 = "_thinned"
+-- :p115 = 256
+-- :p116 = "places"
+-- :p117 = 4096
+-- :p118 = 4096
+-- :p119 = 64
+-- :p120 = "_thinned"

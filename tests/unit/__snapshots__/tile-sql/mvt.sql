@@ -6,120 +6,76 @@ tile_box as (
          ST_XMin(e.env) as xmin, ST_YMax(e.env) as ymax
   from (select ST_TileEnvelope(:p3::int, :p4::int, :p5::int) as env) e
 ),
+pixels as materialized (select id, mz from ((select o.id, o.mz from "gd_7_1_ovr" o where o.k && ST_MakeEnvelope(:p6::float8, :p7::float8, :p8::float8, :p9::float8, 4326)) union all (select o.id, o.mz from "gd_7_1_ovr" o where o.k && ST_MakeEnvelope(:p10::float8, :p11::float8, :p12::float8, :p13::float8, 4326)) union all (select o.id, o.mz from "gd_7_1_ovr" o where o.k && ST_MakeEnvelope(:p14::float8, :p15::float8, :p16::float8, :p17::float8, 4326)) union all (select o.id, o.mz from "gd_7_1_ovr" o where o.k && ST_MakeEnvelope(:p18::float8, :p19::float8, :p20::float8, :p21::float8, 4326)) union all (select o.id, o.mz from "gd_7_1_ovr" o where o.k && ST_MakeEnvelope(:p22::float8, :p23::float8, :p24::float8, :p25::float8, 4326)) union all (select o.id, o.mz from "gd_7_1_ovr" o where o.k && ST_MakeEnvelope(:p26::float8, :p27::float8, :p28::float8, :p29::float8, 4326)) union all (select o.id, o.mz from "gd_7_1_ovr" o where o.k && ST_MakeEnvelope(:p30::float8, :p31::float8, :p32::float8, :p33::float8, 4326)) union all (select o.id, o.mz from "gd_7_1_ovr" o where o.k && ST_MakeEnvelope(:p34::float8, :p35::float8, :p36::float8, :p37::float8, 4326)) union all (select o.id, o.mz from "gd_7_1_ovr" o where o.k && ST_MakeEnvelope(:p38::float8, :p39::float8, :p40::float8, :p41::float8, 4326)) union all (select o.id, o.mz from "gd_7_1_ovr" o where o.k && ST_MakeEnvelope(:p42::float8, :p43::float8, :p44::float8, :p45::float8, 4326)) union all (select o.id, o.mz from "gd_7_1_ovr" o where o.k && ST_MakeEnvelope(:p46::float8, :p47::float8, :p48::float8, :p49::float8, 4326)) union all (select o.id, o.mz from "gd_7_1_ovr" o where o.k && ST_MakeEnvelope(:p50::float8, :p51::float8, :p52::float8, :p53::float8, 4326)) union all (select o.id, o.mz from "gd_7_1_ovr" o where o.k && ST_MakeEnvelope(:p54::float8, :p55::float8, :p56::float8, :p57::float8, 4326))) u where true limit :p58::int),
+pixel_count as (select count(*)::int as c from pixels),
 candidates as materialized (
-  select t.id, t.geom, t.properties from "gd_7_1" t
-  where t.geom && ST_MakeEnvelope(:p6::float8, :p7::float8, :p8::float8, :p9::float8, 4326) and true
-  limit :p10::int
+  select t.id, t.geom, t.properties from "gd_7_1" t where (select c from pixel_count) <= :p59::int and t.geom && ST_MakeEnvelope(:p60::float8, :p61::float8, :p62::float8, :p63::float8, 4326) and true limit :p64::int
 ),
-candidate_count as (
-  select count(*) as c from candidates
+candidate_count as (select count(*)::int as c from candidates),
+mode as (
+  select p.c > :p65::int as capped, p.c <= :p66::int and c.c <= :p67::int as complete
+  from pixel_count p, candidate_count c
 ),
-all_candidates as (
-  select id, geom, properties from candidates
-  where (select c from candidate_count) <= :p11::int
+picked as materialized (
+  select id, rn from (select p.id, row_number() over (order by p.mz, ((p.id * 2654435761::bigint) % 4294967296::bigint), p.id) as rn from pixels p) r
+  where not (select complete from mode) and rn <= :p68::int
 ),
-hash_prefix as (
-  select t.id, t.geom, ((t.id * 2654435761::bigint) % 4294967296::bigint) as h, (pg_column_size(t.properties) + pg_column_size(t.geom) + :p12::int) as b
-  from "gd_7_1" t
-  where (select c from candidate_count) > :p13::int and t.geom && ST_MakeEnvelope(:p14::float8, :p15::float8, :p16::float8, :p17::float8, 4326)
-    and true and true
-  order by 3, 1
-  limit :p18::int
+kept as materialized (
+  (select c.id, c.geom, c.properties, row_number() over (order by ((c.id * 2654435761::bigint) % 4294967296::bigint), c.id) as rk
+   from candidates c where (select complete from mode)
+   order by rk limit :p69::int)
+union all
+  (select t.id, t.geom, t.properties, row_number() over (order by p.rn) as rk
+   from unnest(array(select id from picked order by id), array(select rn from picked order by id)) p(id, rn)
+   join "gd_7_1" t on t.id = p.id
+   where true)
 ),
-thinned_ids as (
-  select id, h, b from (
-    select distinct on (pixel_key) id, h, b
-    from (
-      select hash_prefix.id, hash_prefix.h, hash_prefix.b,
-             case when GeometryType(hash_prefix.geom) = 'POINT'
-                  then (least(greatest(floor((ST_X(hash_prefix.geom) + 180) / 360 * :p19::float8 - :p20::float8), -256), 4400)::bigint + 256) * 8192 + (least(greatest(floor((0.5 - ln(tan(pi() / 4 + radians(greatest(least(ST_Y(hash_prefix.geom), 85.06), -85.06)) / 2)) / (2 * pi())) * :p21::float8 - :p22::float8), -256), 4400)::bigint + 256)
-                  else -hash_prefix.id end as pixel_key
-      from hash_prefix
-    ) d
-    order by pixel_key, h, id
-  ) s
-  order by h, id
-  limit :p23::int
+thinning as (
+  select (select capped from mode)
+      or (not (select complete from mode)
+          and (select count(*) from picked) > (select count(*) from kept)) as thinned
 ),
-kept as (
-  select id, geom, properties from all_candidates
-  union all
-  select t.id, t.geom, t.properties from "gd_7_1" t where t.id = any(array(select id from thinned_ids))
+kept_stats as (
+  select count(*)::int as c,
+         case when count(*) <= :p70::int then 0 else sum((pg_column_size(kept.properties) + pg_column_size(kept.geom) + :p71::int)) end as bound
+  from kept
 ),
--- Not thinned: the candidates, ranked by hash only when the budget needs it.
-all_stats as (
-  select c, case when (select c from candidate_count) > :p24::int or c <= :p25::int then 0
-    else (select sum((pg_column_size(candidates.properties) + pg_column_size(candidates.geom) + :p26::int)) from candidates) end as bound
-  from candidate_count
-),
-all_n as (
-  select
-  case when c <= :p27::int or bound <= :p28::float8 then c
-    else least(c, greatest(1, floor(0.9 * :p29::float8 * :p30::float8 / greatest(1, (
-      select octet_length(ST_AsMVT(q, :p31::text, :p32::int, 'geom', 'id'))
+-- `needsSample` and `keepBySample` in SQL: the first SAMPLE in `rk` order encoded when the bound passes.
+keep as (
+  select case when c <= :p72::int or bound <= :p73::float8 then c
+    else least(c, greatest(1, floor(0.9 * :p74::float8 * :p75::float8 / greatest(1, (
+      select octet_length(ST_AsMVT(q, :p76::text, :p77::int, 'geom', 'id'))
       from (
-  select k.id, ST_AsMVTGeom(ST_Transform(k.geom, 3857), tile_box.env, :p33::int, :p34::int, true) as geom,
-         (case when jsonb_typeof(k.properties) <> 'object' then '{}'::jsonb
+  select k.id, ST_AsMVTGeom(ST_Transform(k.geom, 3857), tile_box.env, :p78::int, :p79::int, true) as geom,
+         ((case when jsonb_typeof(k.properties) <> 'object' then '{}'::jsonb
   when not jsonb_path_exists(k.properties, 'strict $.* ? (@.type() == "object" || @.type() == "array")', '{}', true)
     then k.properties
   else (select jsonb_object_agg(e.key, case when jsonb_typeof(e.value) in ('object', 'array')
                                             then to_jsonb(e.value::text) else e.value end)
-        from jsonb_each(k.properties) e) end) as attributes
-  from (select * from candidates order by ((id * 2654435761::bigint) % 4294967296::bigint), id limit :p35::int) k, tile_box) q where q.geom is not null)))))::bigint end as n
-  from all_stats
+        from jsonb_each(k.properties) e) end) || case when (select thinned from thinning) then jsonb_build_object(:p80::text, true) else '{}'::jsonb end) as attributes
+  from (select * from kept where rk <= :p81::int order by id) k, tile_box) q
+      where q.geom is not null)))))::int end as n, c
+  from kept_stats
 ),
--- Thinned: the kept ids in hash order, their rows read back for the first n only. (The prefix's sort
--- carries no more columns than it needs: one more can push its top-N heap past work_mem.)
-thin as materialized (
-  select id, b, row_number() over (order by h, id) as rn from thinned_ids where (select c from candidate_count) > :p36::int
-),
--- A thinned tile's bound comes from its ranked rows' sizes (read with the ranking, `hash_prefix`).
-thin_n as (
-  select
-  case when c <= :p37::int or b <= :p38::float8 then c
-    else least(c, greatest(1, floor(0.9 * :p39::float8 * :p40::float8 / greatest(1, (
-      select octet_length(ST_AsMVT(q, :p41::text, :p42::int, 'geom', 'id'))
-      from (
-  select k.id, ST_AsMVTGeom(ST_Transform(k.geom, 3857), tile_box.env, :p43::int, :p44::int, true) as geom,
-         (case when jsonb_typeof(k.properties) <> 'object' then '{}'::jsonb
-  when not jsonb_path_exists(k.properties, 'strict $.* ? (@.type() == "object" || @.type() == "array")', '{}', true)
-    then k.properties
-  else (select jsonb_object_agg(e.key, case when jsonb_typeof(e.value) in ('object', 'array')
-                                            then to_jsonb(e.value::text) else e.value end)
-        from jsonb_each(k.properties) e) end) as attributes
-  from (select t.* from "gd_7_1" t
-         where t.id = any(array(select id from thin where rn <= :p45::int)) order by t.id) k, tile_box) q where q.geom is not null)))))::bigint end as n
-  from (select count(*) as c, coalesce(sum(b), 0) as b from thin) thin_count
-),
-chosen as (
-  select id, geom, properties from candidates
-  where not (select c from candidate_count) > :p46::int and (select n from all_n) >= (select c from all_stats)
-  union all
-  select id, geom, properties
-  from (select * from candidates order by ((id * 2654435761::bigint) % 4294967296::bigint), id
-        limit case when (select c from candidate_count) > :p47::int then 0 else (select n from all_n) end) f
-  where not (select c from candidate_count) > :p48::int and (select n from all_n) < (select c from all_stats)
-  union all
-  (select t.id, t.geom, t.properties from "gd_7_1" t
-   where (select c from candidate_count) > :p49::int and t.id = any(array(select id from thin where rn <= (select n from thin_n)))
-   order by t.id)
-)
-select replace(encode(m.tile, 'base64'), chr(10), '') as tile, coalesce(octet_length(m.tile), 0) as bytes, m.n
+flags as (select (select thinned from thinning) or n < c as thinned from keep),
+chosen as (select id, geom, properties from kept where rk <= (select n from keep) order by id)
+select replace(encode(m.tile, 'base64'), chr(10), '') as tile, coalesce(octet_length(m.tile), 0) as bytes, m.n,
+       (select thinned from flags) as thinned
 from (
-  select ST_AsMVT(q, :p50::text, :p51::int, 'geom', 'id') as tile, count(*)::int as n
+  select ST_AsMVT(q, :p82::text, :p83::int, 'geom', 'id') as tile, count(*)::int as n
   from (
-  select k.id, ST_AsMVTGeom(ST_Transform(k.geom, 3857), tile_box.env, :p52::int, :p53::int, true) as geom,
-         (case when jsonb_typeof(k.properties) <> 'object' then '{}'::jsonb
+  select k.id, ST_AsMVTGeom(ST_Transform(k.geom, 3857), tile_box.env, :p84::int, :p85::int, true) as geom,
+         ((case when jsonb_typeof(k.properties) <> 'object' then '{}'::jsonb
   when not jsonb_path_exists(k.properties, 'strict $.* ? (@.type() == "object" || @.type() == "array")', '{}', true)
     then k.properties
   else (select jsonb_object_agg(e.key, case when jsonb_typeof(e.value) in ('object', 'array')
                                             then to_jsonb(e.value::text) else e.value end)
-        from jsonb_each(k.properties) e) end) as attributes
+        from jsonb_each(k.properties) e) end) || case when (select thinned from flags) then jsonb_build_object(:p86::text, true) else '{}'::jsonb end) as attributes
   from chosen k, tile_box) q
   where q.geom is not null
 ) m;
 
--- parameters (53)
+-- parameters (86)
 -- :p1 = 0.015625
 -- :p2 = 4096
 -- :p3 = 12
@@ -129,47 +85,80 @@ from (
 -- :p7 = 51.50788772102843
 -- :p8 = 0.089263916015625
 -- :p9 = 51.56426602441386
--- :p10 = 1025
--- :p11 = 1024
--- :p12 = 24
--- :p13 = 1024
--- :p14 = -0.001373291015625
+-- :p10 = 719.9986267089844
+-- :p11 = 51.50788772102843
+-- :p12 = 720.0892639160156
+-- :p13 = 51.56426602441386
+-- :p14 = 1439.9986267089844
 -- :p15 = 51.50788772102843
--- :p16 = 0.089263916015625
+-- :p16 = 1440.0892639160156
 -- :p17 = 51.56426602441386
--- :p18 = 2048
--- :p19 = 16777216
--- :p20 = 8388608
--- :p21 = 16777216
--- :p22 = 5574656
--- :p23 = 1024
--- :p24 = 1024
--- :p25 = 1024
--- :p26 = 24
--- :p27 = 1024
--- :p28 = 500000
--- :p29 = 500000
--- :p30 = 256
--- :p31 = "places"
--- :p32 = 4096
--- :p33 = 4096
--- :p34 = 64
--- :p35 = 256
--- :p36 = 1024
--- :p37 = 1024
--- :p38 = 500000
--- :p39 = 500000
--- :p40 = 256
--- :p41 = "places"
--- :p42 = 4096
--- :p43 = 4096
--- :p44 = 64
--- :p45 = 256
--- :p46 = 1024
--- :p47 = 1024
--- :p48 = 1024
--- :p49 = 1024
--- :p50 = "places"
--- :p51 = 4096
--- :p52 = 4096
--- :p53 = 64
+-- :p18 = 2159.9986267089844
+-- :p19 = 51.50788772102843
+-- :p20 = 2160.0892639160156
+-- :p21 = 51.56426602441386
+-- :p22 = 2879.9986267089844
+-- :p23 = 51.50788772102843
+-- :p24 = 2880.0892639160156
+-- :p25 = 51.56426602441386
+-- :p26 = 3599.9986267089844
+-- :p27 = 51.50788772102843
+-- :p28 = 3600.0892639160156
+-- :p29 = 51.56426602441386
+-- :p30 = 4319.998626708984
+-- :p31 = 51.50788772102843
+-- :p32 = 4320.089263916016
+-- :p33 = 51.56426602441386
+-- :p34 = 5039.998626708984
+-- :p35 = 51.50788772102843
+-- :p36 = 5040.089263916016
+-- :p37 = 51.56426602441386
+-- :p38 = 5759.998626708984
+-- :p39 = 51.50788772102843
+-- :p40 = 5760.089263916016
+-- :p41 = 51.56426602441386
+-- :p42 = 6479.998626708984
+-- :p43 = 51.50788772102843
+-- :p44 = 6480.089263916016
+-- :p45 = 51.56426602441386
+-- :p46 = 7199.998626708984
+-- :p47 = 51.50788772102843
+-- :p48 = 7200.089263916016
+-- :p49 = 51.56426602441386
+-- :p50 = 7919.998626708984
+-- :p51 = 51.50788772102843
+-- :p52 = 7920.089263916016
+-- :p53 = 51.56426602441386
+-- :p54 = 8639.998626708984
+-- :p55 = 51.50788772102843
+-- :p56 = 8640.089263916016
+-- :p57 = 51.56426602441386
+-- :p58 = 4097
+-- :p59 = 1024
+-- :p60 = -0.001373291015625
+-- :p61 = 51.50788772102843
+-- :p62 = 0.089263916015625
+-- :p63 = 51.56426602441386
+-- :p64 = 1025
+-- :p65 = 1024
+-- :p66 = 1024
+-- :p67 = 1024
+-- :p68 = 1024
+-- :p69 = 1024
+-- :p70 = 1024
+-- :p71 = 24
+-- :p72 = 1024
+-- :p73 = 500000
+-- :p74 = 500000
+-- :p75 = 256
+-- :p76 = "places"
+-- :p77 = 4096
+-- :p78 = 4096
+-- :p79 = 64
+-- :p80 = "_thinned"
+-- :p81 = 256
+-- :p82 = "places"
+-- :p83 = 4096
+-- :p84 = 4096
+-- :p85 = 64
+-- :p86 = "_thinned"
