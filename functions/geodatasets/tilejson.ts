@@ -1,4 +1,5 @@
 import { requireDataset } from '#lib/geodatasets/catalog.ts';
+import { fullDetailZoom } from '#lib/geodatasets/rank.ts';
 import { readTileFields } from '#lib/geodatasets/read/fieldTypes.ts';
 import { layerParam, readFilterParams, sourceParams } from '#lib/geodatasets/read/readParams.ts';
 import { readBounds, toTileJson } from '#lib/geodatasets/tiles/tilejson.ts';
@@ -22,8 +23,16 @@ export const handler = endpoint(
   async ({ db, path, query, event }) => {
     const ds = await requireDataset(db.sql, path.name);
     const source = parseTileSource(query);
-    const [bounds, fields] = await Promise.all([readBounds(db.sql, ds), readTileFields(db.sql, ds, source)]);
-    const body = { status: 'success', ...toTileJson(ds, publicBaseUrl(event), query, bounds, fields) };
+    const [bounds, fields, full] = await Promise.all([
+      readBounds(db.sql, ds),
+      readTileFields(db.sql, ds, source),
+      fullDetailZoom(db.sql, ds),
+    ]);
+    const zooms = { minzoom: 0, maxzoom: 22 };
+    const body = {
+      status: 'success',
+      ...toTileJson(ds, publicBaseUrl(event), query, bounds, fields, zooms, full),
+    };
     return respond(200, body, { headers: { 'Cache-Control': 'no-cache' } });
   },
 );

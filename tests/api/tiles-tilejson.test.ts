@@ -37,13 +37,17 @@ describe('GET /api/geodatasets/tilejson/:name', () => {
     expect(tj.bounds).toEqual([-10.5, -5.5, 30, 60]);
     expect(tj.minzoom).toBe(0);
     expect(tj.maxzoom).toBe(22);
+    // The zoom from which every feature is in its tile (docs/tiles.md, "TileJSON"): the three points lie
+    // on three pixels from z0 on.
+    expect(tj.full_detail_zoom).toBe(0);
     expect(tj.vector_layers).toEqual([
       {
         id: name,
         description: expect.any(String),
         minzoom: 0,
         maxzoom: 22,
-        fields: { n: 'Number', s: 'String', b: 'Boolean', o: 'String', extra: 'String' },
+        full_detail_zoom: 0,
+        fields: { n: 'Number', s: 'String', b: 'Boolean', o: 'String', extra: 'String', _thinned: 'Boolean' },
       },
     ]);
     expect(tj.tiles).toHaveLength(1);
@@ -95,7 +99,12 @@ describe('GET /api/geodatasets/tilejson/:name', () => {
   it('_source narrows the fields and is carried into the tiles URL', async () => {
     const r = await call('GET', `/api/geodatasets/tilejson/${name}?_source=n,o.k,s`);
     expect(r.status).toBe(200);
-    expect(r.body.vector_layers[0].fields).toEqual({ n: 'Number', 'o.k': 'Number', s: 'String' });
+    expect(r.body.vector_layers[0].fields).toEqual({
+      n: 'Number',
+      'o.k': 'Number',
+      s: 'String',
+      _thinned: 'Boolean',
+    });
     const u = new URL(r.body.tiles[0].replace('{x}', '1').replace('{y}', '0').replace('{z}', '1'));
     expect(u.searchParams.get('_source')).toBe('n,o.k,s');
     const res = await fetch(u);

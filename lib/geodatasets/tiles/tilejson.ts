@@ -4,6 +4,7 @@ import type { FieldType } from '#lib/geodatasets/read/fieldTypes.ts';
 import { parseReadFilters } from '#lib/geodatasets/read/filters.ts';
 import { TILE_PARAMS } from '#lib/geodatasets/read/getParams.ts';
 import type { ReadFilterInput, SourceInput } from '#lib/geodatasets/read/readParams.ts';
+import { THINNED_ATTRIBUTE } from '#lib/geodatasets/tiles/tileSql.ts';
 
 /** Web Mercator's latitude limit: TileJSON bounds are clamped to the part tiles can show. */
 const MERC_LAT = 85.0511287798066;
@@ -32,6 +33,10 @@ export async function readBounds(sql: Queryable, ds: Geodataset): Promise<[numbe
  * TileJSON 3.0.0 for one dataset (MapLibre: `{type:'vector', url}`): one tiles template whose query
  * carries the dataset `version` (`v`), so a write changes the URL and no cache serves an old tile;
  * the declared filters and `_source` given to the TileJSON request are validated and carried into the template.
+ * `full_detail_zoom` (top level and on the layer): the zoom from which every feature is in every tile of
+ * the layer (lib/geodatasets/rank.ts, `fullDetailZoom`); below it a tile leaves out only features that share
+ * a pixel with one it keeps (docs/tiles.md, "TileJSON"). `_thinned` is among the fields: a thinned tile's
+ * features carry it.
  *
  * @example toTileJson(ds, 'https://host', {filters: 'kind+=+string+a'}, bounds, fields)
  */
@@ -42,6 +47,7 @@ export function toTileJson(
   bounds: [number, number, number, number],
   fields: Record<string, FieldType>,
   zooms: { minzoom: number; maxzoom: number } = { minzoom: 0, maxzoom: 22 },
+  fullDetailZoom?: number,
 ) {
   parseReadFilters(query); // 400 for a bad filter, before it ends up in every tile URL
   const params = new URLSearchParams();
@@ -69,13 +75,15 @@ export function toTileJson(
     maxzoom: zooms.maxzoom,
     bounds,
     center,
+    ...(fullDetailZoom === undefined ? {} : { full_detail_zoom: fullDetailZoom }),
     vector_layers: [
       {
         id: ds.name,
         description: ds.filename ?? '',
         minzoom: zooms.minzoom,
         maxzoom: zooms.maxzoom,
-        fields,
+        ...(fullDetailZoom === undefined ? {} : { full_detail_zoom: fullDetailZoom }),
+        fields: { ...fields, [THINNED_ATTRIBUTE]: 'Boolean' as FieldType },
       },
     ],
   };

@@ -132,6 +132,7 @@ export const tileJsonAnswer = successWith(
     maxzoom: integer,
     bounds: arrayOf(number),
     center: arrayOf(number),
+    full_detail_zoom: integer,
     vector_layers: arrayOf(
       object({
         id: string,
