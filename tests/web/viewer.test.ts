@@ -152,6 +152,49 @@ describe('map viewer in Chromium', () => {
     expect(errors).toEqual([]);
   });
 
+  it('shows a small notice while a thinned tile is on screen, and none when every feature is drawn', async () => {
+    // 6,000 points on distinct pixels of one z2 tile: more than the feature cap (4,096), so the tiles of
+    // z0-z2 are thinned and marked; a z8 tile holds a few of them, all drawn.
+    const grid = uniqueName('web_grid');
+    const features = Array.from({ length: 6000 }, (_, i) => ({
+      type: 'Feature',
+      properties: { i },
+      geometry: { type: 'Point', coordinates: [-80 + (i % 80) * 0.875, 5 + Math.floor(i / 80) * 0.73] },
+    }));
+    const r = await call('POST', '/api/geodatasets/recreate', {
+      token: adminToken(),
+      body: { name: grid, geojson: { type: 'FeatureCollection', features } },
+    });
+    expect(r.status, r.text).toBe(200);
+    const gridLayers = [{ name: 'Grid', type: 'vectortile', url: `geodatasets:${grid}`, visibility: true }];
+    const overview = uniqueName('web_thin');
+    const close = uniqueName('web_whole');
+    for (const [m, view] of [
+      [overview, [30, -45, 2]],
+      [close, [5.73, -79.125, 8]],
+    ] as const) {
+      const u = await call('POST', '/api/configure/upsert', {
+        token: adminToken(),
+        body: { mission: m, config: { msv: { view }, tools: [], layers: gridLayers } },
+      });
+      expect(u.status, u.text).toBe(200);
+    }
+    const { page, errors } = await openPage(browser);
+    await page.goto(`${apiUrl()}/?mission=${overview}`);
+    const notice = page.locator('#thinned');
+    await poll(() => notice.isVisible(), { timeout: 30_000 }).toBe(true);
+    expect(await notice.getAttribute('role')).toBe('status');
+    expect(await notice.textContent()).toContain('zoom in');
+    await keepScreenshot(page, 'viewer-thinned');
+    await page.getByLabel('Mission').selectOption(close);
+    await poll(() => page.getByLabel('Mission').inputValue()).toBe(close);
+    await page.waitForFunction((m) => document.getElementById('app')?.dataset.loaded === m, close, {
+      timeout: 30_000,
+    });
+    await poll(() => notice.isVisible(), { timeout: 30_000 }).toBe(false);
+    expect(errors).toEqual([]);
+  });
+
   it('re-queries a timed layer with the window the time slider sets', async () => {
     const { page, errors } = await openPage(browser);
     const ends: string[] = [];

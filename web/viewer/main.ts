@@ -14,6 +14,7 @@ import {
   layerId,
   type TimeWindow,
 } from './layers.ts';
+import { watchThinnedTiles } from './thinned.ts';
 import { renderTimeSlider } from './time.ts';
 import { renderTree } from './tree.ts';
 
@@ -53,6 +54,7 @@ const map = new MapLibreMap({
   attributionControl: false,
 });
 map.addControl(new NavigationControl(), 'top-right');
+watchThinnedTiles(map, app.querySelector<HTMLElement>('#map')!);
 map.on('error', (e) => {
   status.textContent = `Map: ${e.error?.message ?? 'error'}`;
   console.warn(e.error);
