@@ -16,6 +16,7 @@ import {
 import { COST_WEIGHTS as W } from './costWeights.ts';
 import type { FilterCrs } from './crs.ts';
 import { cql2Function } from './functions.ts';
+import { checkLonLat, checkMercator, MERCATOR_X } from './literals.ts';
 import type { Conversion, PropertyScope } from './propertyScope.ts';
 
 /**
@@ -58,26 +59,6 @@ const KIND_NAMES: Record<Kind, string> = {
   geometry: 'a geometry',
   json: 'a property value',
 };
-
-/** Web Mercator's extent (x), and y up to latitude ±89.9: beyond it the transformation has no answer. */
-const MERCATOR_X = 20037508.3428;
-const MERCATOR_Y = 44927335;
-
-/** 400 for a longitude outside ±180 or a latitude outside ±90: no place on Earth, refused, not evaluated. */
-function checkLonLat(lonLat: number[][]): void {
-  const bad = lonLat.find(([lon, lat]) => Math.abs(lon) > 180 || Math.abs(lat) > 90);
-  if (bad)
-    throw badRequest(
-      `'filter' has a geometry coordinate (longitude ${bad[0]}, latitude ${bad[1]}) outside longitude [-180, 180] and latitude [-90, 90].`,
-    );
-}
-
-function checkMercator(positions: number[][]): void {
-  if (positions.some(([x, y]) => Math.abs(x) > MERCATOR_X || Math.abs(y) > MERCATOR_Y))
-    throw badRequest(
-      `'filter' has an EPSG:3857 coordinate outside the projection's extent (|x| <= ${MERCATOR_X}, |y| <= ${MERCATOR_Y}).`,
-    );
-}
 
 /** The value half of the compiler: compile.ts writes the conditions on what it reads. */
 export abstract class ValueCompiler {

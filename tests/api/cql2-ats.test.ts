@@ -15,6 +15,9 @@ import { call, uniqueName } from '../helpers.ts';
  * The standard's data name the geometry `geom` (its GeoPackage column, and its queryables `data/*.json`);
  * a collection here names it by the queryable whose `x-ogc-role` is `primary-geometry` (`geometry`), read
  * from `/queryables`, and a row's `geom` outside string literals is that name.
+ *
+ * One file past 300 lines: the table rows and the spatial classes' list test methods (at the end) share
+ * the three layers loaded once, the declared classes and the encodings.
  */
 
 const HERE = new URL('../fixtures/cql2-ats/', import.meta.url);
@@ -150,3 +153,166 @@ describe.each([...new Set(rows.map((r) => r.class))])('CQL2 conformance class %s
     if (asserted(row)) expect(failures, `${row.collection}: ${row.filter}`).toEqual([]);
   });
 });
+
+/**
+ * The test methods of the spatial classes that are lists, not table rows (annex_ats_basic-spatial-functions,
+ * -plus, spatial-functions): on each layer, each filter must run (200) or, with an impossible coordinate,
+ * must fail (400); some pairs of answers must be the same, some empty, some without a feature in common.
+ */
+const WORLD_BOX = 'BBOX(-180,-90,180,90)';
+const WORLD = 'POLYGON((-180 -90,180 -90,180 90,-180 90,-180 -90))';
+interface Method {
+  class: string;
+  name: string;
+  filters: string[];
+  /** Indexes of the filters that must fail. */
+  fail?: number[];
+  same?: [number, number];
+  empty?: number[];
+  /** [i, filter]: filter i's answer and this filter's have no feature in common. */
+  apart?: [number, string][];
+}
+const METHODS: Method[] = [
+  {
+    class: 'basic-spatial-functions',
+    name: 'spatial-predicates',
+    filters: [
+      `S_INTERSECTS(geom,${WORLD_BOX})`,
+      'S_INTERSECTS(geom,POINT(7.02 49.92))',
+      'S_INTERSECTS(geom,POINT(90 180))',
+      'S_INTERSECTS(geom,BBOX(-180,-90,-90,90)) AND S_INTERSECTS(geom,BBOX(90,-90,180,90))',
+    ],
+    fail: [2],
+  },
+  {
+    class: 'basic-spatial-functions-plus',
+    name: 'spatial-predicates',
+    filters: [
+      'S_INTERSECTS(geom,MULTIPOINT(7.02 49.92, 90 180))',
+      'S_INTERSECTS(geom,LINESTRING(-180 -45, 0 -45))',
+      'S_INTERSECTS(geom,MULTILINESTRING((-180 -45, 0 -45), (0 45, 180 45)))',
+      'S_INTERSECTS(geom,POLYGON((-180 -90, -90 -90, -90 90, -180 90, -180 -90), (-120 -50, -100 -50, -100 -40, -120 -40, -120 -50)))',
+      'S_INTERSECTS(geom,GEOMETRYCOLLECTION(POINT(7.02 49.92), POLYGON((0 0, 10 0, 10 10, 0 10, 0 0))))',
+    ],
+    fail: [0],
+  },
+  {
+    class: 'spatial-functions',
+    name: 's_intersects',
+    filters: [
+      `S_INTERSECTS(geom,${WORLD_BOX})`,
+      `S_INTERSECTS(geom,${WORLD})`,
+      'S_INTERSECTS(geom,LINESTRING(7 50, 10 51))',
+      'S_INTERSECTS(geom,POINT(7.02 49.92))',
+      'S_INTERSECTS(geom,POINT(90 180))',
+    ],
+    fail: [4],
+    same: [0, 1],
+  },
+  {
+    class: 'spatial-functions',
+    name: 's_disjoint',
+    filters: [
+      `S_DISJOINT(geom,${WORLD_BOX})`,
+      `S_DISJOINT(geom,${WORLD})`,
+      'S_DISJOINT(geom,LINESTRING(7 50,10 51))',
+      'S_DISJOINT(geom,POINT(7.02 49.92))',
+      'S_DISJOINT(geom,POINT(90 180))',
+    ],
+    fail: [4],
+    empty: [0, 1],
+    apart: [
+      [2, 'S_INTERSECTS(geom,LINESTRING(7 50,10 51))'],
+      [3, 'S_INTERSECTS(geom,POINT(7.02 49.92))'],
+    ],
+  },
+  {
+    class: 'spatial-functions',
+    name: 's_equals',
+    filters: [
+      `S_EQUALS(geom,${WORLD})`,
+      'S_EQUALS(geom,LINESTRING(7 50,10 51))',
+      'S_EQUALS(geom,POINT(7.02 49.92))',
+    ],
+    same: [0, 1],
+  },
+  {
+    class: 'spatial-functions',
+    name: 's_touches, s_crosses, s_overlaps',
+    filters: ['TOUCHES', 'CROSSES', 'OVERLAPS'].flatMap((p) => [
+      `S_${p}(geom,${WORLD_BOX})`,
+      `S_${p}(geom,${WORLD})`,
+      `S_${p}(geom,LINESTRING(7 50,10 51))`,
+    ]),
+  },
+  {
+    class: 'spatial-functions',
+    name: 's_within',
+    filters: [
+      `S_WITHIN(geom,${WORLD_BOX})`,
+      `S_WITHIN(geom,${WORLD})`,
+      'S_WITHIN(geom,LINESTRING(7 50,10 51))',
+      'S_WITHIN(geom,MULTIPOINT(7 50,10 51))',
+    ],
+    same: [0, 1],
+  },
+  {
+    class: 'spatial-functions',
+    name: 's_contains',
+    filters: [
+      `S_CONTAINS(geom,${WORLD_BOX})`,
+      `S_CONTAINS(geom,${WORLD})`,
+      'S_CONTAINS(geom,LINESTRING(7 50,10 51))',
+      'S_CONTAINS(geom,MULTIPOINT(7 50,10 51))',
+    ],
+    same: [0, 1],
+    apart: [
+      [0, `S_WITHIN(geom,${WORLD_BOX})`],
+      [1, `S_WITHIN(geom,${WORLD})`],
+      [2, 'S_WITHIN(geom,LINESTRING(7 50,10 51))'],
+      [3, 'S_WITHIN(geom,MULTIPOINT(7 50,10 51))'],
+    ],
+  },
+];
+
+/** The ids a filter selects on a layer (both encodings must agree), or the failure status. */
+async function ids(layer: string, text: string): Promise<number[] | number> {
+  const row = { class: '', collection: layer, filter: text, expected: 0 };
+  const out: (number[] | number)[] = [];
+  for (const { lang, filter } of encodings(row)) {
+    const q = new URLSearchParams({ filter, 'filter-lang': lang, limit: '1000' });
+    const r = await call('GET', `/api/ogc/collections/${collection[layer]}/items?${q}`);
+    out.push(
+      r.status !== 200
+        ? r.status
+        : r.body.features.map((f: any) => f.id).sort((a: number, b: number) => a - b),
+    );
+  }
+  expect(out[1], `cql2-json of ${text}`).toEqual(out[0]);
+  return out[0];
+}
+
+describe.each(METHODS.map((m) => [m.class, m.name, m] as const))(
+  'CQL2 test method /conf/%s/%s',
+  (cls, _n, m) => {
+    it.each(LAYERS)('on %s', async (layer) => {
+      if (!declared.has(cls)) return;
+      const got = [];
+      for (const [i, f] of m.filters.entries()) {
+        const r = await ids(layer, f);
+        if (m.fail?.includes(i)) expect(r, f).toBe(400);
+        else expect(Array.isArray(r), `${f}: ${r}`).toBe(true);
+        got.push(r);
+      }
+      if (m.same) expect(got[m.same[1]], m.filters[m.same[1]]).toEqual(got[m.same[0]]);
+      for (const i of m.empty ?? []) expect(got[i], m.filters[i]).toEqual([]);
+      for (const [i, other] of m.apart ?? []) {
+        const b = (await ids(layer, other)) as number[];
+        expect(
+          (got[i] as number[]).filter((x) => b.includes(x)),
+          `${m.filters[i]} and ${other}`,
+        ).toEqual([]);
+      }
+    });
+  },
+);
