@@ -1,5 +1,6 @@
 import type { Fragment } from '#lib/db/fragments.ts';
 import { dateSql, timestampSql } from '#lib/db/fragments.ts';
+import { badRequest } from '#lib/errors.ts';
 import { arraySql } from './arrays.ts';
 import {
   ARITHMETIC_OPS,
@@ -15,6 +16,7 @@ import {
 import { type Kind, type Operand, type SqlTarget, ValueCompiler } from './compileValues.ts';
 import { COST_WEIGHTS as W } from './costWeights.ts';
 import type { FilterCrs } from './crs.ts';
+import { cql2Function } from './functions.ts';
 import { PropertyScope } from './propertyScope.ts';
 import { compareSql, type Interval, spatialSql, TEMPORAL_COMPARISONS, temporalSql } from './sqlOperators.ts';
 
@@ -119,7 +121,14 @@ class Compiler extends ValueCompiler {
     }
     if (op === 'casei' || op === 'accenti' || (ARITHMETIC_OPS as readonly string[]).includes(op))
       return this.unsupported(`${op} where a condition is expected`);
-    return this.unsupported(`the function '${op.slice(0, 40)}'`);
+    const f = cql2Function(op);
+    if (f)
+      throw badRequest(
+        `'filter' uses ${f.name}, which returns a ${f.returns[0]}, where a condition is expected.`,
+      );
+    return this.unsupported(
+      `the function '${op.slice(0, 40)}' (the functions are listed at /api/ogc/functions)`,
+    );
   }
 
   // ---- comparison predicates

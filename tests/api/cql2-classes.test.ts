@@ -120,6 +120,8 @@ describe('functions (annex_ats_functions.adoc: each listed function in several o
   it('an unknown function or a wrong argument count is a 400', async () => {
     expect(await pick('sqrt(n) > 1')).toMatch(/^400 .*sqrt.*\/api\/ogc\/functions/);
     expect(await pick('abs(n, 2) > 1')).toMatch(/^400 .*abs with 2 arguments/);
+    expect(await pick('abs(n)')).toMatch(/^400 .*abs, which returns a number, where a condition is expected/);
+    expect(await pick('Foo(n)')).toMatch(/^400 .*function 'Foo'.*\/api\/ogc\/functions/);
   });
 });
 
