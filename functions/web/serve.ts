@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
-import { mmgisClientDir } from '#lib/web/mmgis/clientDir.ts';
+import { mmgisBuild } from '#lib/web/mmgis/clientDir.ts';
 import { serveStatic } from '#lib/web/static.ts';
 import { handler as mmgisClient } from './mmgisClient.ts';
 
@@ -19,11 +19,12 @@ const dir =
 /**
  * GET `/` (map viewer), `/configure` and `/configure/{proxy+}` (console), `/assets/{file}`: the built web
  * pages from the same origin as the API (docs/web.md). When the operator has handed over an MMGIS build
- * (`MMGIS_CLIENT_DIR`), `/` is MMGIS's map page instead (docs/mission-site.md).
+ * (`MMGIS_CLIENT_DIR`, or deployed its pages in the site bucket, `MMGIS_CLIENT_BUCKET`), `/` is MMGIS's map
+ * page instead (docs/mission-site.md).
  */
 export async function handler(event: APIGatewayProxyEvent, context: Context): Promise<APIGatewayProxyResult> {
   const path = event.path ?? '/';
-  if (path === '/' && mmgisClientDir()) return mmgisClient(event, context);
+  if (path === '/' && (await mmgisBuild())) return mmgisClient(event, context);
   const asset = event.pathParameters?.file;
   const target = asset
     ? { asset }

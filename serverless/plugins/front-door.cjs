@@ -49,7 +49,7 @@ const {
   signingVariables,
   webAclResources,
 } = require('./frontDoorEdge.cjs');
-const { bucketOrigins } = require('./frontDoorOrigins.cjs');
+const { bucketOrigins, sitePagesAccess } = require('./frontDoorOrigins.cjs');
 
 const ALL_METHODS = ['GET', 'HEAD', 'OPTIONS', 'PUT', 'PATCH', 'POST', 'DELETE'];
 
@@ -256,6 +256,7 @@ class FrontDoorPlugin {
     config.CacheBehaviors.push(...s3.behaviors);
     Object.assign(resources, s3.resources);
     if (resources.FrontDoorMissionKeyGroup) signingVariables(resources, edge.missionKeySecretArn);
+    sitePagesAccess(resources);
     // Behind CloudFront the REST API is regional: an edge-optimized one would put a second CloudFront
     // distribution (API Gateway's own) behind ours.
     resources.ApiGatewayRestApi.Properties.EndpointConfiguration = { Types: ['REGIONAL'] };

@@ -14,6 +14,9 @@
 // - The MMGIS client's static folders (`/build/*`, `/public/*`, `/config/*`, ...) → a site bucket of the
 //   stack, filled with `aws s3 sync`. `/` and `/configure-beta` stay on the functions that render them.
 //
+// The page functions (`/`, `/configure-beta`) render MMGIS's pages from the build's templates in the site
+// bucket (sitePagesAccess): MMGIS_CLIENT_BUCKET names it, and their role may read those keys alone.
+//
 // Both origins use one origin access control (SigV4, always signed); each bucket's policy allows
 // s3:GetObject to cloudfront.amazonaws.com for this distribution only (AWS:SourceArn), under the prefix it
 // serves. A bucket named from outside the stack gets no policy from it: the output MissionDataBucketPolicy
@@ -248,4 +251,37 @@ function bucketOrigins({ name, auth, env, uploadBucket, missionBucket, keySecret
   return out;
 }
 
-module.exports = { bucketOrigins, originPathOf, SITE_PATHS };
+/** The keys the page functions read from the site bucket (lib/web/mmgis/build.ts, BUCKET_KEYS). */
+const SITE_PAGE_KEYS = [
+  'build/index.pug',
+  'configure/build/index.pug',
+  'views/login.pug',
+  'views/adminlogin.pug',
+  'package.json',
+];
+
+/**
+ * The page functions read the MMGIS build's templates from the site bucket: each function whose environment
+ * declares MMGIS_CLIENT_BUCKET empty gets the site bucket, and the functions' statements (shared out by
+ * serverless/plugins/function-roles.cjs) one more, s3:GetObject on those keys alone, which goes to the
+ * roles of the bundles that read them (capability `sitePages`).
+ */
+function sitePagesAccess(resources) {
+  const statements = resources.IamRoleLambdaExecution?.Properties?.Policies?.[0]?.PolicyDocument?.Statement;
+  if (!statements || !resources.FrontDoorSiteBucket) return;
+  for (const r of Object.values(resources)) {
+    const vars = r.Type === 'AWS::Lambda::Function' ? r.Properties.Environment?.Variables : undefined;
+    if (vars && 'MMGIS_CLIENT_BUCKET' in vars && !vars.MMGIS_CLIENT_BUCKET)
+      vars.MMGIS_CLIENT_BUCKET = { Ref: 'FrontDoorSiteBucket' };
+  }
+  statements.push({
+    Sid: 'MmgisSitePages',
+    Effect: 'Allow',
+    Action: 's3:GetObject',
+    Resource: SITE_PAGE_KEYS.map((k) => ({
+      'Fn::Sub': `arn:\${AWS::Partition}:s3:::\${FrontDoorSiteBucket}/${k}`,
+    })),
+  });
+}
+
+module.exports = { bucketOrigins, originPathOf, sitePagesAccess, SITE_PAGE_KEYS, SITE_PATHS };

@@ -12,6 +12,12 @@
 //   `ListObjectsV2`);
 // - `push` (execute-api:ManageConnections on this stack's WebSocket API only): a bundle that posts to
 //   WebSocket connections (`PostToConnection`).
+// - `sitePages` (s3:GetObject on the MMGIS page templates' keys in the site bucket, the statement
+//   `MmgisSitePages` the front door adds): a bundle holding lib/web/mmgis/bucketBuild.ts, the page
+//   functions. The S3 signs above are the SDK's own names, in every bundle holding its S3 client; such a
+//   bundle gets `uploads` and `missionData` only when it also opens the uploads bucket or the mission data
+//   root (`uploadBucket`, `missionStorage`: esbuild keeps them only when called), so the page functions'
+//   role reads the templates and nothing else.
 // The statements come from serverless.yml's provider.iam (classified by action); each combination in use
 // gets one role. A bundle that is missing fails the package: it cannot be judged.
 
@@ -23,11 +29,17 @@ const SIGNS = {
   uploads: /PutObjectCommand|CreateMultipartUploadCommand/,
   missionData: /GetObjectCommand|ListObjectsV2Command/,
   push: /PostToConnectionCommand/,
+  // esbuild's comment opening the module in the (unminified) bundle.
+  sitePages: /^\/\/ lib\/web\/mmgis\/bucketBuild\.ts$/m,
 };
+/** What a `sitePages` bundle's S3 client stands for only when it opens those buckets too. */
+const NOT_FOR_PAGES = ['uploads', 'missionData'];
+const OPENS_OTHER_BUCKETS = /^function (missionStorage|uploadBucket)\(/m;
 
 /** The capability a statement of provider.iam grants, by its actions. */
 function capabilityOf(statement) {
   const actions = [].concat(statement.Action ?? []).map(String);
+  if (statement.Sid === 'MmgisSitePages') return 'sitePages';
   if (actions.every((a) => a.startsWith('logs:') || a.startsWith('xray:'))) return 'base';
   if (actions.includes('lambda:InvokeFunction')) return 'invoke';
   if (actions.includes('execute-api:ManageConnections')) return 'push';
@@ -42,7 +54,9 @@ function capabilitiesOf(servicePath, handler) {
   if (!existsSync(file))
     throw new Error(`function-roles: no bundle ${file}: run node scripts/build.mjs first`);
   const code = readFileSync(file, 'utf8');
-  return Object.keys(SIGNS).filter((k) => SIGNS[k].test(code));
+  const caps = Object.keys(SIGNS).filter((k) => SIGNS[k].test(code));
+  if (!caps.includes('sitePages') || OPENS_OTHER_BUCKETS.test(code)) return caps;
+  return caps.filter((c) => !NOT_FOR_PAGES.includes(c));
 }
 
 const roleId = (caps) =>

@@ -1,6 +1,3 @@
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
-
 /** Who asks for a page, as the pages need it. */
 export interface PageViewer {
   username: string | null;
@@ -14,22 +11,6 @@ export interface PageContext {
   websocketUrl: string;
   /** The port the browser reached (the Host header's, else its scheme's). */
   port: string;
-}
-
-const versions = new Map<string, string>();
-
-/** The client's version, from the build's package.json (MMGIS fills `VERSION` from its own). */
-export function clientVersion(dir: string): string {
-  let v = versions.get(dir);
-  if (v === undefined) {
-    try {
-      v = String(JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')).version ?? '');
-    } catch {
-      v = '';
-    }
-    versions.set(dir, v);
-  }
-  return v;
 }
 
 /** `WEBSOCKET_ROOT_PATH`: the path of the WebSocket URL without its last `/` (`wss://h/ws/` → `/ws`). */
@@ -47,14 +28,18 @@ function websocketRootPath(url: string): string {
  * WebSocket on (`ENABLE_MMGIS_WEBSOCKETS`) when the service has one, at `WEBSOCKET_ROOT_PATH` on the page's
  * own host; the settings MMGIS reads from its environment and we do not have are left empty.
  */
-export function mapPageVariables(dir: string, viewer: PageViewer, ctx: PageContext): Record<string, unknown> {
+export function mapPageVariables(
+  version: string,
+  viewer: PageViewer,
+  ctx: PageContext,
+): Record<string, unknown> {
   return {
     user: viewer.username ?? 'guest',
     permission: viewer.admin ? '111' : viewer.username ? '001' : '000',
     groups: JSON.stringify([]),
     AUTH: ctx.auth,
     NODE_ENV: 'production',
-    VERSION: clientVersion(dir),
+    VERSION: version,
     FORCE_CONFIG_PATH: undefined,
     CLEARANCE_NUMBER: undefined,
     ENABLE_MMGIS_WEBSOCKETS: ctx.websocketUrl ? 'true' : undefined,

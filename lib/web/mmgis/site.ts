@@ -2,13 +2,13 @@ import { authMode } from '#lib/auth/permissions.ts';
 import type { Principal } from '#lib/auth/principal.ts';
 import { notFound, unauthorized } from '#lib/errors.ts';
 import { websocketUrl } from '../static.ts';
+import type { MmgisBuild } from './build.ts';
 import {
   configurePageVariables,
   mapPageVariables,
   type PageContext,
   type PageViewer,
 } from './pageVariables.ts';
-import { renderPage } from './renderPage.ts';
 import { MMGIS_CSP, readStaticFile, staticTarget } from './staticFiles.ts';
 
 /** One answer of the MMGIS front end: text (pages, scripts, styles) or bytes (images, fonts). */
@@ -36,15 +36,16 @@ function page(html: string): SiteAnswer {
 }
 
 /**
- * A request for the MMGIS front end in `dir` (docs/mission-site.md), gated as MMGIS's server gates it:
+ * A request for the MMGIS front end `build` (docs/mission-site.md), gated as MMGIS's server gates it:
  * - `/`: under `AUTH=local` its login page (`views/login.pug`) until logged in, then the map
  *   (`build/index.pug`); under `AUTH=none` the map;
  * - `/configure-beta`: the configure app (`configure/build/index.pug`) for an administrator, else its
  *   administrator login page (`views/adminlogin.pug`);
- * - the static folders: those MMGIS keeps behind its login answer 401 to nobody under `AUTH=local`.
+ * - the static folders: those MMGIS keeps behind its login answer 401 to nobody under `AUTH=local`; 404
+ *   for a build read from the site bucket (the front door serves its folders from there).
  */
 export async function mmgisSite(
-  dir: string,
+  build: MmgisBuild,
   urlPath: string,
   principal: Principal,
   request: { host?: string; ifNoneMatch?: string },
@@ -56,16 +57,17 @@ export async function mmgisSite(
   const ctx: PageContext = { auth: authMode(), websocketUrl: websocketUrl(), port: portOf(request.host) };
   if (urlPath === '/' || urlPath === '') {
     if (ctx.auth === 'local' && !viewer.username) {
-      return page(renderPage(dir, 'views/login.pug', { user: null, CLEARANCE_NUMBER: 'CL##-####' }));
+      return page(build.render('views/login.pug', { user: null, CLEARANCE_NUMBER: 'CL##-####' }));
     }
-    return page(renderPage(dir, 'build/index.pug', mapPageVariables(dir, viewer, ctx)));
+    return page(build.render('build/index.pug', mapPageVariables(build.version, viewer, ctx)));
   }
   if (/^\/configure-beta(\/|$)/.test(urlPath)) {
-    if (!viewer.admin) return page(renderPage(dir, 'views/adminlogin.pug', { user: null }));
-    return page(renderPage(dir, 'configure/build/index.pug', configurePageVariables(viewer, ctx)));
+    if (!viewer.admin) return page(build.render('views/adminlogin.pug', { user: null }));
+    return page(build.render('configure/build/index.pug', configurePageVariables(viewer, ctx)));
   }
-  const target = staticTarget(dir, urlPath);
-  if (!target) throw notFound(`'${urlPath}' is not a file of the MMGIS front end.`);
+  const dir = build.dir;
+  const target = dir === undefined ? null : staticTarget(dir, urlPath);
+  if (!target || dir === undefined) throw notFound(`'${urlPath}' is not a file of the MMGIS front end.`);
   if (target.login && ctx.auth === 'local' && !viewer.username) throw unauthorized();
   const file = await readStaticFile(dir, target.file);
   if (!file) throw notFound(`'${urlPath}' is not a file of the MMGIS front end.`);
