@@ -23,6 +23,12 @@ export const handler = endpoint(
       { href: `${base}/api?f=html`, rel: 'service-doc', type: HTML, title: 'The API documentation' },
       { href: `${base}/conformance`, rel: 'conformance', type: JSON_TYPE, title: 'Conformance classes' },
       { href: `${base}/collections`, rel: 'data', type: JSON_TYPE, title: 'The collections' },
+      {
+        href: `${base}/functions`,
+        rel: 'http://www.opengis.net/def/rel/ogc/1.0/functions',
+        type: JSON_TYPE,
+        title: 'The functions a CQL2 filter may call',
+      },
       ...tilesLandingLinks(base),
     ];
     if (chooseFormat(query.f, headers) === 'html') return rawJson(200, landingHtml(links), htmlHeaders());

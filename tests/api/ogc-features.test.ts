@@ -55,6 +55,11 @@ describe('landing page, conformance, API definition', () => {
     expect(rels['service-desc application/vnd.oai.openapi+json;version=3.0']).toBe(`${apiUrl()}/api/ogc/api`);
     expect(rels['conformance application/json']).toBe(`${apiUrl()}/api/ogc/conformance`);
     expect(rels['data application/json']).toBe(`${apiUrl()}/api/ogc/collections`);
+    expect(rels['http://www.opengis.net/def/rel/ogc/1.0/functions application/json']).toBe(
+      `${apiUrl()}/api/ogc/functions`,
+    );
+    const api = await get('/api/ogc/api');
+    expect(Object.keys(api.body.paths)).toContain('/functions');
     expect(rels['alternate text/html']).toBe(`${apiUrl()}/api/ogc?f=html`);
   });
 
