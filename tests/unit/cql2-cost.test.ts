@@ -168,8 +168,8 @@ describe("a filter at the SQL limit fits the Data API's statement", () => {
     for (let step = k / 2; step >= 1; step /= 2) if (size(k + step) <= CQL2_LIMITS.maxSqlChars) k += step;
     const ast = parseCql2(text(k), 'cql2-text');
     const paths = (n: number) => Array.from({ length: n }, (_, j) => `p${j}.q${j}`).join(',');
-    // `stats` reads each path's number in the statement (about 1,700 characters a path): 5 here. With 100,
-    // the statement is about 177,000 characters without any filter (docs/cql2.md, "Limits").
+    // `stats` writes the numeric rule once for all its paths (about 280 characters a path): 5 here
+    // (docs/cql2.md, "Limits"; its 100-field cap is checked in tests/unit/geodatasets-stats-sql.test.ts).
     const opts = parseGeojsonOptions({ _source: paths(100), stats: paths(5), limit: 10, offset: 5 });
     const statement = sqlTextOf((s) => {
       const f: ReadFilters = {
