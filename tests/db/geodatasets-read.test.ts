@@ -133,6 +133,24 @@ const cases: [string, Record<string, unknown>, ModelParams][] = [
     { filters: 's = string beta gamma,n > number 0' },
     { filters: [(p) => p.s === 'beta gamma', (p) => (numeric(p.n) ?? Number.NaN) > 0] },
   ],
+  [
+    'four number filters (one numeric rule shared, lib/geodatasets/read/filters.ts) and a string one',
+    { filters: 'n+>+number+-100,k+in+number+6$5,nested.a.b+<+number+100,s+=+string+beta,n+<+number+1000' },
+    {
+      filters: [
+        (p) => (numeric(p.n) ?? Number.NaN) > -100,
+        (p) => [5, 6].includes(numeric(p.k) as number),
+        (p) => (numeric(at(p, 'nested.a.b')) ?? Number.NaN) < 100,
+        (p) => p.s === 'beta',
+        (p) => (numeric(p.n) ?? Number.NaN) < 1000,
+      ],
+    },
+  ],
+  [
+    'three number filters, one on an unknown path: nothing',
+    { filters: 'n+>+number+-100,k+in+number+6$5,absent+>+number+0' },
+    { filters: [() => false] },
+  ],
   ['noDuplicates', { noDuplicates: 'true' }, { noDuplicates: true }],
   [
     'everything together',

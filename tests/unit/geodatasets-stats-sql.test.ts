@@ -80,3 +80,14 @@ describe('the stats statement grows slowly with the fields', () => {
     expect(sqlText.length).toBeLessThan(DATA_API_SQL);
   });
 });
+
+describe('the legacy `filters` grow slowly with their number entries', () => {
+  it('50 number filters (the most a request sends): about 10,000 characters, where a rule each took 156,000', () => {
+    const filters = Array.from({ length: 50 }, (_, j) => `p${j}.${'q'.repeat(100)}+>+number+${j}`).join(',');
+    const f = parseReadFilters({ filters, noDuplicates: true });
+    const text = sqlTextOf((s) =>
+      featuresQuery(s, ds, f, parseGeojsonOptions({ stats: names(MAX_FIELDS, 's') })),
+    );
+    expect(text.length).toBeLessThan(45_000);
+  });
+});
