@@ -7,8 +7,8 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { CreateBucketCommand, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import { afterAll, beforeAll, describe, expect, inject, it, vi } from 'vitest';
-import { bucketBuild, forgetBucketBuild } from '#lib/web/mmgis/bucketBuild.ts';
-import { BUCKET_KEYS } from '#lib/web/mmgis/build.ts';
+import { bucketBuild, forgetBucketBuild } from '../../lib/web/mmgis/bucketBuild.ts';
+import { BUCKET_KEYS } from '../../lib/web/mmgis/build.ts';
 import { type RunningService, startService } from '../../local/devServer.ts';
 import { adminCookie } from '../helpers.ts';
 
