@@ -3,8 +3,9 @@ import { adminCookie, call } from '../helpers.ts';
 /**
  * The part of Playwright's `APIRequestContext` that MMGIS's API specs use, over the suite's `call()` (so
  * every JSON answer is also checked against the OpenAPI document). One context per test, as Playwright's
- * `request` fixture: it keeps the session cookie a login sets. Options: `data` (JSON), `form` (a
- * urlencoded form, as Playwright sends it), `params` (the query). `session`: a cookie to start with.
+ * `request` fixture: it keeps the session cookie a login sets. Options: `data` (JSON, or a string sent as
+ * is), `form` (a urlencoded form, as Playwright sends it), `multipart` (a multipart form: text fields and
+ * files), `params` (the query), `headers` (over the ones these set). `session`: a cookie to start with.
  */
 export interface SpecResponse {
   status(): number;
@@ -14,10 +15,30 @@ export interface SpecResponse {
   json(): Promise<any>;
 }
 
+interface MultipartFile {
+  name: string;
+  mimeType: string;
+  buffer: Buffer;
+}
+
 interface RequestOptions {
   data?: unknown;
   form?: Record<string, string | number | boolean>;
+  multipart?: Record<string, string | MultipartFile>;
   params?: Record<string, string | number>;
+  headers?: Record<string, string>;
+}
+
+/** A multipart/form-data body as text (the specs' files are small text files). */
+function multipartBody(fields: Record<string, string | MultipartFile>): { type: string; body: string } {
+  const boundary = `----specboundary${Date.now().toString(16)}`;
+  const parts = Object.entries(fields).map(([key, value]) =>
+    typeof value === 'string'
+      ? `--${boundary}\r\nContent-Disposition: form-data; name="${key}"\r\n\r\n${value}\r\n`
+      : `--${boundary}\r\nContent-Disposition: form-data; name="${key}"; filename="${value.name}"\r\n` +
+        `Content-Type: ${value.mimeType}\r\n\r\n${value.buffer.toString('utf8')}\r\n`,
+  );
+  return { type: `multipart/form-data; boundary=${boundary}`, body: `${parts.join('')}--${boundary}--\r\n` };
 }
 
 export interface SpecRequest {
@@ -33,7 +54,11 @@ export function newRequestContext(base: string, session = ''): SpecRequest {
     for (const [k, v] of Object.entries(options.params ?? {})) target.searchParams.set(k, String(v));
     const headers: Record<string, string> = {};
     let body: unknown;
-    if (options.form) {
+    if (options.multipart) {
+      const { type, body: text } = multipartBody(options.multipart);
+      headers['content-type'] = type;
+      body = text;
+    } else if (options.form) {
       headers['content-type'] = 'application/x-www-form-urlencoded';
       body = new URLSearchParams(
         Object.entries(options.form).map(([k, v]): [string, string] => [k, String(v)]),
@@ -42,6 +67,7 @@ export function newRequestContext(base: string, session = ''): SpecRequest {
       body = typeof options.data === 'string' ? options.data : JSON.stringify(options.data);
       headers['content-type'] = 'application/json';
     }
+    for (const [k, v] of Object.entries(options.headers ?? {})) headers[k.toLowerCase()] = v;
     const res = await call(method, `${target.pathname}${target.search}`, {
       base: target.origin,
       body,
