@@ -1,6 +1,6 @@
 /**
  * MMGIS's `NASA-AMMOS/MMGIS/tests/e2e/api/datasets.spec.js`, ported (README.md), with its helpers
- * `getLongTermToken` / `revokeLongTermToken` (`tests/helpers/auth.js`) beside it. The spec's `request`
+ * `getLongTermToken` / `revokeLongTermToken` (`NASA-AMMOS/MMGIS/tests/helpers/auth.js`) beside it. The spec's `request`
  * fixture carries no login; it runs as written and with the suite's administrator session (`callers`).
  */
 import { beforeAll, describe, expect, it } from 'vitest';
