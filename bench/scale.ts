@@ -26,7 +26,7 @@ import { createUser } from '../lib/auth/users.ts';
 import { closeDb, createDb, type Db } from '../lib/db/index.ts';
 import { type Geodataset, requireDataset, sqlTable } from '../lib/geodatasets/catalog.ts';
 import { updateExtents } from '../lib/geodatasets/extents.ts';
-import { createRankLevels, overviewName } from '../lib/geodatasets/rank.ts';
+import { createRankLevels, dropRankLevels, overviewName } from '../lib/geodatasets/rank.ts';
 import { parseReadFilters } from '../lib/geodatasets/read/filters.ts';
 import { featureChunks, readFeatureCollection } from '../lib/geodatasets/read/geojson.ts';
 import { readTile } from '../lib/geodatasets/tiles/readTile.ts';
@@ -65,6 +65,10 @@ async function seed(db: Db, n: number): Promise<Geodataset> {
   await recreateGeodataset(db, { type: 'FeatureCollection', features: [one] }, { name });
   const ds = await requireDataset(db.sql, name);
   const t = sqlTable(db.sql, ds);
+  // The levels are made after the rows, as a load makes them (not row by row by their triggers).
+  for (const trigger of ['insert', 'update', 'delete', 'truncate'])
+    await db.sql`drop trigger if exists ${db.sql(`pixel_levels_${trigger}`)} on ${t}`;
+  await dropRankLevels(db.sql, ds.table);
   await db.sql`truncate ${t}`;
   for (const index of await db.sql`select indexname from pg_indexes where tablename = ${ds.table} and indexname not like '%pkey'`)
     await db.sql`drop index ${db.sql(String(index.indexname))}`;
