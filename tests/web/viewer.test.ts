@@ -188,9 +188,13 @@ describe('map viewer in Chromium', () => {
     await keepScreenshot(page, 'viewer-thinned');
     await page.getByLabel('Mission').selectOption(close);
     await poll(() => page.getByLabel('Mission').inputValue()).toBe(close);
-    await page.waitForFunction((m) => document.getElementById('app')?.dataset.loaded === m, close, {
-      timeout: 30_000,
-    });
+    await page.waitForFunction(
+      `document.getElementById('app')?.dataset.loaded === ${JSON.stringify(close)}`,
+      null,
+      {
+        timeout: 30_000,
+      },
+    );
     await poll(() => notice.isVisible(), { timeout: 30_000 }).toBe(false);
     expect(errors).toEqual([]);
   });
