@@ -104,7 +104,7 @@ export function createDb(options: DbOptions = {}): Db {
         statement_timeout: statementTimeout,
         // No LLVM JIT: the service's statements are short, and a plan whose cost estimate crosses
         // jit_above_cost (a thinned tile's `id = any(array(...))`, estimated at ~1,000,000) spent 2.8 s of
-        // 3.4 s compiling (docs/tiles.md, "Rank levels").
+        // 3.4 s compiling (docs/tiles.md, "Thinning").
         jit: 'off',
         application_name: setting('DB_APPLICATION_NAME'),
       },
