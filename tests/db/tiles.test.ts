@@ -4,8 +4,8 @@ import { type Geodataset, requireDataset, sqlTable } from '#lib/geodatasets/cata
 import { removeGeodataset } from '#lib/geodatasets/manage.ts';
 import { createRankLevels, overviewName } from '#lib/geodatasets/rank.ts';
 import { parseReadFilters, sqlWhere } from '#lib/geodatasets/read/filters.ts';
+import type { TileAddress, TileSettings } from '#lib/geodatasets/read/tileParams.ts';
 import { readTile, type Tile } from '#lib/geodatasets/tiles/readTile.ts';
-import type { TileAddress, TileSettings } from '#lib/geodatasets/tiles/tileParams.ts';
 import { appendGeodataset, recreateGeodataset } from '#lib/geodatasets/write/write.ts';
 import { createFixtureDataset, dropFixtureDataset, type FixtureFeature } from '../fixtures/geodatasets.ts';
 import { getInput } from '../fixtures/getInput.ts';

@@ -10,7 +10,7 @@ import { COLUMN_QUERYABLES, type Queryables } from '#lib/geodatasets/read/cql2/q
 import { cql2Target } from '#lib/geodatasets/read/cql2/readFilter.ts';
 import { parseReadFilters, type ReadFilters, sqlWhere } from '#lib/geodatasets/read/filters.ts';
 import { featuresQuery, parseGeojsonOptions } from '#lib/geodatasets/read/geojson.ts';
-import type { TileAddress } from '#lib/geodatasets/tiles/tileParams.ts';
+import type { TileAddress } from '#lib/geodatasets/read/tileParams.ts';
 import { sqlTileMvt, sqlTileRows } from '#lib/geodatasets/tiles/tileSql.ts';
 
 /**

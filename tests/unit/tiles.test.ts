@@ -1,13 +1,13 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { HttpError } from '#lib/errors.ts';
-import { toVtGeometry } from '#lib/geodatasets/tiles/encode.ts';
-import { tileCacheControl, tileCacheKey, tileEtag } from '#lib/geodatasets/tiles/tileCache.ts';
 import {
   parseTileAddress as parseAddress,
   parseTileSource as parseSource,
   tileFilterBounds,
   tileSettings,
-} from '#lib/geodatasets/tiles/tileParams.ts';
+} from '#lib/geodatasets/read/tileParams.ts';
+import { toVtGeometry } from '#lib/geodatasets/tiles/encode.ts';
+import { tileCacheControl, tileCacheKey, tileEtag } from '#lib/geodatasets/tiles/tileCache.ts';
 import { getInput } from '../fixtures/getInput.ts';
 
 /** The request as GET /get's validator leaves it (its declaration), then the parser. */

@@ -3,16 +3,11 @@ import { type Cql2Filter, parseFilterParams } from '#lib/cql2/filter.ts';
 import type { Queryable } from '#lib/db/index.ts';
 import { badRequest } from '#lib/errors.ts';
 import type { Geodataset } from '../catalog.ts';
-import {
-  parseTileAddress,
-  parseTileSource,
-  type TileAddress,
-  tileFilterBounds,
-} from '../tiles/tileParams.ts';
 import { type ReadShape, readWithCql2 } from './cql2/readFilter.ts';
 import { parseReadFilters, type ReadFilters, resolveReadFilters } from './filters.ts';
 import { type GeojsonOptions, parseGeojsonOptions, readsInSpans } from './geojson.ts';
 import type { getBody, getPath, getQuery } from './getParams.ts';
+import { parseTileAddress, parseTileSource, type TileAddress, tileFilterBounds } from './tileParams.ts';
 
 /**
  * One read of a geodataset, whatever answers it (docs/geodatasets-read.md): the request's parameters

@@ -1,5 +1,5 @@
 import vtpbf, { type VtFeature } from 'vt-pbf';
-import { EXTENT } from '#lib/geodatasets/tiles/tileParams.ts';
+import { EXTENT } from '#lib/geodatasets/read/tileParams.ts';
 
 /**
  * The JS half of the embedded database's tile path: GeoJSON geometries already clipped, mapped to tile

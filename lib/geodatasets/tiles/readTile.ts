@@ -2,15 +2,15 @@ import type { Fragment } from '#lib/db/fragments.ts';
 import type { Db } from '#lib/db/index.ts';
 import type { Geodataset } from '#lib/geodatasets/catalog.ts';
 import { createRankLevels, overviewName } from '#lib/geodatasets/rank.ts';
-import { encodeTile, type TileRow } from '#lib/geodatasets/tiles/encode.ts';
-import { keepBySample, needsSample, SAMPLE } from '#lib/geodatasets/tiles/sizeGuard.ts';
-import { isUnfiltered } from '#lib/geodatasets/tiles/thinningSql.ts';
 import {
   HARD_MAX_BYTES,
   type TileAddress,
   type TileSettings,
   tileSettings,
-} from '#lib/geodatasets/tiles/tileParams.ts';
+} from '#lib/geodatasets/read/tileParams.ts';
+import { encodeTile, type TileRow } from '#lib/geodatasets/tiles/encode.ts';
+import { keepBySample, needsSample, SAMPLE } from '#lib/geodatasets/tiles/sizeGuard.ts';
+import { isUnfiltered } from '#lib/geodatasets/tiles/thinningSql.ts';
 import { sqlTileMvt, sqlTileRows, THINNED_ATTRIBUTE } from '#lib/geodatasets/tiles/tileSql.ts';
 
 export interface Tile {

@@ -2,7 +2,7 @@ import type { Fragment } from '#lib/db/fragments.ts';
 import type { Queryable } from '#lib/db/index.ts';
 import { type Geodataset, sqlTable } from '#lib/geodatasets/catalog.ts';
 import { LEVEL_SHIFT, PIXEL_ZOOM, sqlOverview } from '#lib/geodatasets/rank.ts';
-import { BUFFER, EXTENT, type TileAddress, tileFilterBounds } from '#lib/geodatasets/tiles/tileParams.ts';
+import { BUFFER, EXTENT, type TileAddress, tileFilterBounds } from '#lib/geodatasets/read/tileParams.ts';
 
 /*
  * Which features a vector tile keeps, in SQL (docs/tiles.md, "Thinning"): all its candidates when they are

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { authMode } from '#lib/auth/permissions.ts';
 import type { Geodataset } from '#lib/geodatasets/catalog.ts';
 import { TILE_PARAMS } from '#lib/geodatasets/read/getParams.ts';
-import { type TileSettings, tileSettings } from './tileParams.ts';
+import { type TileSettings, tileSettings } from '#lib/geodatasets/read/tileParams.ts';
 
 /**
  * Tile caching, in one place (docs/tiles.md, "Caching"): the ETag a tile is revalidated by, its

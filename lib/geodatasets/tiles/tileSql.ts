@@ -1,9 +1,9 @@
 import type { Fragment } from '#lib/db/fragments.ts';
 import type { Queryable } from '#lib/db/index.ts';
 import type { Geodataset } from '#lib/geodatasets/catalog.ts';
+import { BUFFER, EXTENT, type TileAddress } from '#lib/geodatasets/read/tileParams.ts';
 import { SAMPLE, SAMPLE_ABOVE, sqlSizeBound } from '#lib/geodatasets/tiles/sizeGuard.ts';
 import { sqlKept } from '#lib/geodatasets/tiles/thinningSql.ts';
-import { BUFFER, EXTENT, type TileAddress } from '#lib/geodatasets/tiles/tileParams.ts';
 
 /**
  * SQL of one vector tile, one function per encoder (as martin and pg_tileserv shape theirs):

@@ -1,5 +1,5 @@
 import { badRequest, notFound } from '#lib/errors.ts';
-import { BUFFER, EXTENT, MAX_ZOOM, type TileAddress } from '#lib/geodatasets/tiles/tileParams.ts';
+import { BUFFER, EXTENT, MAX_ZOOM, type TileAddress } from '#lib/geodatasets/read/tileParams.ts';
 
 /** Web Mercator's latitude limit: rows beyond it are the first and the last. */
 const MERC_LAT = 85.0511287798066;

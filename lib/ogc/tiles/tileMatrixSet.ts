@@ -1,5 +1,5 @@
 import { notFound } from '#lib/errors.ts';
-import { MAX_ZOOM } from '#lib/geodatasets/tiles/tileParams.ts';
+import { MAX_ZOOM } from '#lib/geodatasets/read/tileParams.ts';
 
 /**
  * WebMercatorQuad, the one tile matrix set of our tiles (docs/ogc-tiles.md): the OGC 2D Tile Matrix Set

@@ -1,6 +1,6 @@
 import type { Geodataset } from '#lib/geodatasets/catalog.ts';
 import { type JsonType, majorityType } from '#lib/geodatasets/read/fieldTypes.ts';
-import { MAX_ZOOM } from '#lib/geodatasets/tiles/tileParams.ts';
+import { MAX_ZOOM } from '#lib/geodatasets/read/tileParams.ts';
 import { collectionUrl, JSON_TYPE, MVT, REL_GEODATA, REL_TILING_SCHEME, type TilesLink } from './links.ts';
 import { tileMatrixSetLimits } from './tileAddress.ts';
 import { CRS84, EPSG_3857, WEB_MERCATOR_QUAD, WEB_MERCATOR_QUAD_URI } from './tileMatrixSet.ts';
