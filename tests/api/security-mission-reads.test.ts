@@ -86,7 +86,11 @@ describe('raster and tileset paths under AUTH=local', () => {
     for (const path of [`Missions/${B}/r.tif`, `/Missions/${B}/r.tif`, `${B}/r.tif`, `./${B}//r.tif`]) {
       const res = await bands(path, me);
       expect(res.status, path).toBe(403);
-      expect(res.body).toEqual({ status: 'failure', message: `You may not view mission '${B}'.` });
+      expect(res.body).toEqual({
+        status: 'failure',
+        error: true,
+        message: `You may not view mission '${B}'.`,
+      });
       expect((await profile(path, me)).status, path).toBe(403);
     }
     const t = await times(B, me);

@@ -126,7 +126,7 @@ async function refusedQuickly(run: () => ReturnType<typeof post>, message: RegEx
   const started = Date.now();
   const r = await run();
   expect(r.status, r.text).toBe(422);
-  expect(r.body).toEqual({ status: 'failure', message: expect.stringMatching(message) });
+  expect(r.body).toEqual({ status: 'failure', error: true, message: expect.stringMatching(message) });
   expect(Date.now() - started).toBeLessThan(15_000);
   return r;
 }

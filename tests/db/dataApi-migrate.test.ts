@@ -80,11 +80,11 @@ describe('migrations through the Data API', () => {
       // The functions with dollar-quoted bodies, from multi-statement files, are there.
       const fns = await direct`
         select proname from pg_proc
-        where proname in ('draw_files_keep_former_owner', 'geodataset_rank_overview', 'mmgis_to_timestamp_or_null')
+        where proname in ('draw_files_keep_former_owner', 'geodataset_px_recompute', 'mmgis_to_timestamp_or_null')
         order by proname`;
       expect(fns.map((r) => r.proname)).toEqual([
         'draw_files_keep_former_owner',
-        'geodataset_rank_overview',
+        'geodataset_px_recompute',
         'mmgis_to_timestamp_or_null',
       ]);
     } finally {

@@ -188,9 +188,10 @@ describe('map viewer in Chromium', () => {
     await keepScreenshot(page, 'viewer-thinned');
     await page.getByLabel('Mission').selectOption(close);
     await poll(() => page.getByLabel('Mission').inputValue()).toBe(close);
+    // A function, not a string: the page's CSP refuses eval; `globalThis` as the suite has no DOM types.
     await page.waitForFunction(
-      `document.getElementById('app')?.dataset.loaded === ${JSON.stringify(close)}`,
-      null,
+      (m) => (globalThis as any).document.getElementById('app')?.dataset.loaded === m,
+      close,
       {
         timeout: 30_000,
       },
