@@ -34,12 +34,18 @@ interface Started {
 
 /** `node local/start.mjs` in a process group of its own, on the data folder `data` (default: this file's). */
 async function spawnStart(data = join(dataDir, 'pglite')): Promise<Started> {
-  const port = await freePort();
+  // Three different ports: a port just released may be handed out again by the next freePort().
+  const ports: number[] = [];
+  while (ports.length < 3) {
+    const p = await freePort();
+    if (!ports.includes(p)) ports.push(p);
+  }
+  const [port, websocketPort, s3Port] = ports;
   const env: NodeJS.ProcessEnv = {
     ...process.env,
     PORT: String(port),
-    WEBSOCKET_PORT: String(await freePort()),
-    S3_PORT: String(await freePort()),
+    WEBSOCKET_PORT: String(websocketPort),
+    S3_PORT: String(s3Port),
     DATA_DIR: data,
     S3_DIR: join(dataDir, 's3'),
     AUTH: 'local',
