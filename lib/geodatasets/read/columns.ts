@@ -22,6 +22,17 @@ export function sqlProps(sql: Queryable, ds: Geodataset, alias?: string): Fragme
   return ds.propertiesType === 'json' ? sql`(${c})::jsonb` : c;
 }
 
+/**
+ * A row's values at several property paths, as rows `(i, j)`: `i` the path's place (from 1), `j` its jsonb
+ * value; each path a bound `text[]`. `stats` (featureProps.ts) and three or more number filters
+ * (filters.ts) read their paths through it, so the numeric rule over `j` is written once, not per path.
+ */
+export function sqlPathValues(sql: Queryable, ds: Geodataset, paths: string[][], alias?: string): Fragment {
+  const list = paths.map((p, i) => sql`(${i + 1}::int, ${p}::text[])`).reduce((a, p) => sql`${a}, ${p}`);
+  return sql`(select f.i,
+      ${sqlProps(sql, ds, alias)} #> f.path as j from (values ${list}) f(i, path) offset 0)`;
+}
+
 /** The jsonb value at a property path. */
 export function sqlPropPath(sql: Queryable, ds: Geodataset, path: string[], alias?: string): Fragment {
   return sql`(${sqlProps(sql, ds, alias)} #> ${path}::text[])`;

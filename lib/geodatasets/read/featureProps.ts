@@ -2,7 +2,8 @@ import { type Fragment, sqlIdentifier } from '#lib/db/fragments.ts';
 import type { Queryable } from '#lib/db/index.ts';
 import { type Geodataset, sqlTable } from '../catalog.ts';
 import { sqlNumeric } from '../numeric.ts';
-import { type ReadFilters, sqlColumn, sqlGroupKey, sqlPropPath, sqlProps, sqlWhere } from './filters.ts';
+import { sqlPathValues } from './columns.ts';
+import { type ReadFilters, sqlColumn, sqlGroupKey, sqlPropPath, sqlWhere } from './filters.ts';
 
 /**
  * A feature's properties as a GeoJSON read answers them (docs/geodatasets-read.md), as SQL for
@@ -127,12 +128,13 @@ export function sqlRowsWithStats(
  * bound `text[]`.
  */
 function sqlFieldNumbers(sql: Queryable, ds: Geodataset, stats: StatsField[], alias: string): Fragment {
-  const paths = stats
-    .map((s, i) => sql`(${i + 1}::int, ${s.path}::text[])`)
-    .reduce((a, p) => sql`${a}, ${p}`);
-  const value = sqlIdentifier(sql, 'p.j');
-  return sql`(select array_agg(${sqlNumeric(sql, value)} order by p.i) from (select f.i,
-      ${sqlProps(sql, ds, alias)} #> f.path as j from (values ${paths}) f(i, path) offset 0) p)`;
+  const values = sqlPathValues(
+    sql,
+    ds,
+    stats.map((s) => s.path),
+    alias,
+  );
+  return sql`(select array_agg(${sqlNumeric(sql, sqlIdentifier(sql, 'p.j'))} order by p.i) from ${values} p)`;
 }
 
 /**

@@ -3,7 +3,7 @@ import type { Queryable } from '#lib/db/index.ts';
 import { badRequest } from '#lib/errors.ts';
 import { type Geodataset, sqlTable } from '../catalog.ts';
 import { sqlNumeric } from '../numeric.ts';
-import { sqlColumn, sqlPropPath, sqlProps } from './columns.ts';
+import { sqlColumn, sqlPathValues, sqlPropPath } from './columns.ts';
 import type { PropertyFilter, ReadFilters } from './filterParams.ts';
 import { sqlTimeWindow } from './timeSql.ts';
 
@@ -60,9 +60,12 @@ const isNumberFilter = (pf: PropertyFilter) => pf.type === 'number' && pf.op !==
  * true; a value that is no number fails, as before.
  */
 function sqlNumberFilters(sql: Queryable, ds: Geodataset, pfs: PropertyFilter[], alias?: string): Fragment {
-  const paths = pfs
-    .map((pf, i) => sql`(${i + 1}::int, ${pf.path}::text[])`)
-    .reduce((a, p) => sql`${a}, ${p}`);
+  const values = sqlPathValues(
+    sql,
+    ds,
+    pfs.map((pf) => pf.path),
+    alias,
+  );
   const n = sqlIdentifier(sql, 'q.n');
   const tests = pfs
     .map((pf, i) => {
@@ -79,8 +82,7 @@ function sqlNumberFilters(sql: Queryable, ds: Geodataset, pfs: PropertyFilter[],
     })
     .reduce((a, t) => sql`${a} ${t}`);
   return sql`(select bool_and(coalesce(case q.i ${tests} end, false)) from (select p.i,
-      ${sqlNumeric(sql, sqlIdentifier(sql, 'p.j'))} as n from (select f.i, ${sqlProps(sql, ds, alias)} #> f.path as j
-      from (values ${paths}) f(i, path) offset 0) p) q)`;
+      ${sqlNumeric(sql, sqlIdentifier(sql, 'p.j'))} as n from ${values} p) q)`;
 }
 
 function sqlPropertyFilter(sql: Queryable, ds: Geodataset, pf: PropertyFilter, alias?: string): Fragment {
