@@ -147,8 +147,9 @@ async function uploadSeed(db: Db, seedDb: Db, up: Uploader, n: number): Promise<
       `COPY-then-index ${n}: ${s(ref.totalMs)} (COPY ${s(ref.copyMs)}, indexes ${s(ref.indexMs)}, rank levels ${s(ref.rankMs)}), database memory ${refMB.toFixed(0)} MB (load ${load()})`,
     );
     mem = sampleDatabaseMemory(db, database);
-    const ms = await uploadWithCli(up.svc.url, up.token, file, name);
+    const { ms, startedAt } = await uploadWithCli(up.svc.url, up.token, file, name);
     const upMB = await mem.stop();
+    await printUploadPhases(db, name, startedAt, ms);
     const ratio = ms / ref.totalMs;
     console.log(
       `upload ${n} (${(bytes / 1e6).toFixed(0)} MB file) end to end: ${s(ms)}, ${ratio.toFixed(2)}x COPY-then-index, database memory ${upMB.toFixed(0)} MB (load ${load()})`,
@@ -169,6 +170,25 @@ async function uploadSeed(db: Db, seedDb: Db, up: Uploader, n: number): Promise<
     rmSync(file, { force: true });
   }
   return requireDataset(db.sql, name);
+}
+
+/**
+ * Where an upload's time went, from its job's own timestamps (the database's clock, this machine's):
+ * the CLI's start to the job's creation (the upload request), to the ingest's claim (the PUT and the
+ * object's event), to the job's end (the ingest), to the CLI's exit (its last poll).
+ */
+async function printUploadPhases(db: Db, name: string, startedAt: number, ms: number) {
+  const [job] = await db.sql`select created_at, started_at, finished_at from jobs
+    where name = ${name} and kind = 'upload' order by created_at desc limit 1`;
+  if (!job?.started_at || !job.finished_at) return;
+  const at = (d: Date) => new Date(d).getTime() - startedAt;
+  const created = at(job.created_at);
+  const started = at(job.started_at);
+  const finished = at(job.finished_at);
+  const s = (x: number) => `${(x / 1000).toFixed(2)} s`;
+  console.log(
+    `upload ${name} phases: request ${s(created)}, PUT and event ${s(started - created)}, ingest ${s(finished - started)}, to the CLI's exit ${s(ms - finished)}`,
+  );
 }
 
 /** The densest and a typical (median non-empty) tile of zoom z, by counting a 1/64 sample of the points. */

@@ -149,15 +149,21 @@ export async function copyThenIndex(db: Db, n: number): Promise<ReferenceTimes> 
 
 /**
  * `npm run upload -- FILE --name NAME ...` against the service at `api`: bin/upload.mjs in a child
- * process, timed from its start to its exit (it polls the job once a second). Rejects unless the job
- * succeeded.
+ * process, timed from its start to its exit, and the wall clock at its start (to place the job's own
+ * timestamps). Rejects unless the job succeeded.
  */
-export function uploadWithCli(api: string, token: string, file: string, name: string): Promise<number> {
+export function uploadWithCli(
+  api: string,
+  token: string,
+  file: string,
+  name: string,
+): Promise<{ ms: number; startedAt: number }> {
   const script = new URL('../../bin/upload.mjs', import.meta.url).pathname;
   const args = [script, file, '--name', name, '--url', api, '--quiet'];
   args.push('--start-prop', SCALE_OPTIONS.startProp, '--group-id-prop', SCALE_OPTIONS.groupIdProp);
   return new Promise((ok, fail) => {
     const t0 = performance.now();
+    const startedAt = Date.now();
     const p = spawn(process.execPath, args, {
       env: { ...process.env, MMGIS_TOKEN: token },
       stdio: ['ignore', 'pipe', 'inherit'],
@@ -167,7 +173,9 @@ export function uploadWithCli(api: string, token: string, file: string, name: st
       out += d;
     });
     p.on('exit', (code) =>
-      code === 0 ? ok(performance.now() - t0) : fail(new Error(`upload exited ${code}: ${out.slice(-500)}`)),
+      code === 0
+        ? ok({ ms: performance.now() - t0, startedAt })
+        : fail(new Error(`upload exited ${code}: ${out.slice(-500)}`)),
     );
   });
 }

@@ -158,8 +158,10 @@ if (tty && !quiet) process.stderr.write('\n');
 if (put.statusCode < 200 || put.statusCode >= 300)
   fail(`The upload failed: S3 answered ${put.statusCode} ${putText.slice(0, 300)}`, 1);
 
-// 3. Wait for the ingest.
-const deadline = Date.now() + Number(o.timeout) * 1000;
+// 3. Wait for the ingest: polled every quarter second for its first half minute (a small file's result
+// shows at once), then once a second.
+const polling = Date.now();
+const deadline = polling + Number(o.timeout) * 1000;
 let last = '';
 for (;;) {
   const r = await fetch(`${api}/api/geodatasets/jobs/${job.id}`, { headers: auth });
@@ -175,5 +177,5 @@ for (;;) {
   if (!quiet && line !== last) process.stderr.write(tty ? `\r${line}   ` : `${line}\n`);
   last = line;
   if (Date.now() > deadline) fail(`\nThe job is still ${j.state} after ${o.timeout} s (job ${job.id}).`, 1);
-  await new Promise((ok) => setTimeout(ok, 1000));
+  await new Promise((ok) => setTimeout(ok, Date.now() - polling < 30_000 ? 250 : 1000));
 }

@@ -126,4 +126,44 @@ describe('point batches by COPY (Db.copyIn) store what INSERT stores', () => {
     });
     expect(await findDataset(db.sql, name)).toBeUndefined();
   });
+
+  it('points streamed through COPY around other geometries keep the file order, and a refusal deep in a stream names its feature', async () => {
+    const line = {
+      type: 'LineString',
+      coordinates: [
+        [0, 0],
+        [1, 1],
+      ],
+    };
+    const run = (from: number, n: number) =>
+      Array.from({ length: n }, (_, i) => pt(i % 90, 0, { i: from + i }));
+    const features = [
+      ...run(0, 3),
+      { type: 'Feature', geometry: line, properties: { i: 3 } },
+      ...run(4, 20_000),
+      { type: 'Feature', geometry: line, properties: { i: 20_004 } },
+      ...run(20_005, 2),
+    ];
+    const name = uniqueName('gdorder');
+    await recreateGeodataset(db, fc(features), { name });
+    const ds = await requireDataset(db.sql, name);
+    const rows = await db.sql.unsafe(`select (properties->>'i')::int as i from ${ds.table} order by id`);
+    expect(rows.map((r) => r.i)).toEqual(features.map((_, i) => i));
+    // The bad value is 15,000 points into the second run, with many chunks of it in flight.
+    const bad = structuredClone(features) as { properties: Record<string, unknown> }[];
+    bad[15_004].properties.bad = 'nul \u0000 char';
+    const broken = uniqueName('gdorder');
+    await expect(recreateGeodataset(db, fc(bad), { name: broken })).rejects.toMatchObject({
+      statusCode: 400,
+      message: expect.stringMatching(
+        db.copyIn
+          ? /^Feature 15004: the database refused it/
+          : /^Features \d+-\d+: the database refused them/,
+      ),
+    });
+    expect(await findDataset(db.sql, broken)).toBeUndefined();
+    // The connection that carried the refused COPY serves the next write.
+    await appendGeodataset(db, fc(run(0, 2)), { name });
+    expect((await requireDataset(db.sql, name)).numFeatures).toBe(features.length + 2);
+  });
 });

@@ -3,6 +3,7 @@ import { badRequest, HttpError } from '#lib/errors.ts';
 import { assertDatasetName, safeTable } from '../catalog.ts';
 import type { PropertyTypeCounts } from '../extents.ts';
 import type { StatsAccumulator } from '../fieldStats.ts';
+import { CopyStream } from './copyStream.ts';
 import { type Derive, deriveColumns, splitProps } from './derived.ts';
 import { featureSource } from './lazyGeojson.ts';
 import { validateFeature } from './validateGeometry.ts';
@@ -107,12 +108,10 @@ const COPY_ESCAPES: Record<string, string> = { '\\': '\\\\', '\t': '\\t', '\n': 
 
 const COPY_NULL = '\\N';
 
-/** The columns a COPY batch fills, in the order of `copyLine`'s fields. */
-export const COPY_COLUMNS = '(geom, properties, start_time, end_time, group_id, feature_id)';
-
 /**
- * A row of `toRow` + `deriveColumns` as one line of COPY text, when its geometry is a point (EWKT from its
- * numbers, which `validateFeature` checked finite); null for any other geometry (inserted as GeoJSON).
+ * A row of `toRow` + `deriveColumns` as one line of COPY text (columns `COPY_COLUMNS`), when its geometry
+ * is a point (EWKT from its numbers, which `validateFeature` checked finite); null for any other geometry
+ * (inserted as GeoJSON).
  */
 export function copyLine(row: Record<string, unknown>): string | null {
   if (row.x === undefined) return null;
@@ -122,16 +121,6 @@ export function copyLine(row: Record<string, unknown>): string | null {
       : `SRID=4326;POINT Z (${row.x} ${row.y} ${row.z})`;
   const opt = (v: unknown) => (v === undefined || v === null ? COPY_NULL : copyText(String(v)));
   return `${geom}\t${copyText(JSON.stringify(row.p ?? {}))}\t${opt(row.s)}\t${opt(row.e)}\t${opt(row.gi)}\t${opt(row.fi)}\n`;
-}
-
-/** One COPY FROM STDIN of `lines` into `table` (an identifier from our catalog), in the transaction `tx`. */
-async function copyBatch(tx: TxSql, table: string, lines: string[]): Promise<void> {
-  const w = await tx.unsafe(`copy ${safeTable(table)} ${COPY_COLUMNS} from stdin`).writable();
-  await new Promise<void>((ok, fail) => {
-    w.on('error', fail);
-    w.on('finish', ok);
-    w.end(lines.join(''));
-  });
 }
 
 /** Database errors that mean "this input cannot be stored" (bad text in JSON, geometry PostGIS refuses). */
@@ -150,12 +139,38 @@ const YIELD_EVERY = 256;
 const ioTurn = () => new Promise<void>((ok) => setImmediate(ok));
 
 /**
- * Validates, derives and inserts every feature of `source` into `table` in batches, accumulating field
- * statistics and the property type counts of the extents in the same pass. With `copy` (a PostGIS server
- * through postgres.js: `Db.copyIn`) a batch of points is one COPY FROM STDIN of EWKT lines, the
- * database's cheapest load (docs/uploads.md, "Ingest at scale"); any other batch is one INSERT of
- * `json_to_recordset` rows. While one batch is in the database the next one is parsed. Throws 400 naming
- * the feature index on the first invalid feature.
+ * Points per COPY statement: one COPY streams up to this many rows as they are parsed (`CopyStream`),
+ * short enough that no statement nears the statement timeout (about a second each on the scale bench's
+ * machine), long enough that the statements' round trips cost nothing.
+ */
+const COPY_ROWS = 100_000;
+
+/**
+ * The error a write records when the database refused a statement's rows: a 400 naming the feature
+ * (COPY names the line it refused, the last line of the error's context) or the batch's features; any
+ * other error as it is. `first` is the index of the statement's first feature.
+ */
+function refusal(e: unknown, first: number, count: number): unknown {
+  if (!isInputError(e)) return e;
+  const line = /(?:^|\n)COPY \S+, line (\d+)/.exec(String((e as { where?: string })?.where ?? ''));
+  if (line) {
+    const at = first + Number(line[1]) - 1;
+    return new RefusedByDatabase(`Feature ${at}: the database refused it (${(e as Error).message}).`, at);
+  }
+  return new RefusedByDatabase(
+    `Features ${first}-${first + count - 1}: the database refused them (${(e as Error).message}).`,
+    first,
+  );
+}
+
+/**
+ * Validates, derives and inserts every feature of `source` into `table`, in file order, accumulating
+ * field statistics and the property type counts of the extents in the same pass. With `copy` (a PostGIS
+ * server through postgres.js: `Db.copyIn`) runs of points stream through one COPY FROM STDIN of EWKT
+ * lines each (`CopyStream`, at most `COPY_ROWS` or `tuning.batchSize` rows), the database's cheapest
+ * load, storing rows while the next ones are parsed (docs/uploads.md, "Ingest at scale"); any other
+ * feature goes in batches of `json_to_recordset` INSERTs, the next batch parsed while one is in the
+ * database. Throws 400 naming the feature index on the first invalid feature.
  */
 export async function insertFeatures(
   tx: TxSql,
@@ -169,6 +184,7 @@ export async function insertFeatures(
   copy = false,
 ): Promise<number> {
   const size = Math.max(1, tuning.batchSize ?? DEFAULT_BATCH);
+  const copyRows = Math.max(1, tuning.batchSize ?? COPY_ROWS);
   // Small first batches start the database early; sizes then double up to `size`.
   let limit = Math.min(size, 500);
   const text = insertSql(table, propertiesType);
@@ -176,48 +192,22 @@ export async function insertFeatures(
   let index = 0;
   let batchNo = 0;
   let pending = null as Promise<void> | null; // (assigned in `cut`: no narrowing to null)
+  let stream: CopyStream | null = null;
+  let streamFirst = 0;
 
   const flush = (rows: Record<string, unknown>[], first: number): Promise<void> => {
     const n = ++batchNo;
-    const lines = copy ? rows.map(copyLine) : [];
-    const written =
-      copy && lines.every((l) => l !== null)
-        ? copyBatch(tx, table, lines as string[])
-        : tx.unsafe(text, [rows as any]).then(() => undefined);
-    const p = written
-      .catch((e) => {
-        // COPY names the line it refused (the last line of the error's context): the feature itself.
-        const line = /(?:^|\n)COPY \S+, line (\d+)/.exec(String((e as { where?: string })?.where ?? ''));
-        if (isInputError(e) && line) {
-          const at = first + Number(line[1]) - 1;
-          throw new RefusedByDatabase(
-            `Feature ${at}: the database refused it (${(e as Error).message}).`,
-            at,
-          );
-        }
-        if (isInputError(e)) {
-          throw new RefusedByDatabase(
-            `Features ${first}-${first + rows.length - 1}: the database refused them (${(e as Error).message}).`,
-            first,
-          );
-        }
-        throw e;
-      })
+    const p = tx
+      .unsafe(text, [rows as any])
+      .then(
+        () => undefined,
+        (e) => {
+          throw refusal(e, first, rows.length);
+        },
+      )
       .then(() => tuning.afterBatch?.(n, tx));
     p.catch(() => {}); // observed when awaited; avoids an unhandled rejection if parsing fails first
     return p;
-  };
-
-  /** Validates and derives one feature into the batch; true when the batch is full. */
-  const take = (raw: unknown): boolean => {
-    const { geometry, properties } = validateFeature(raw, index);
-    stats?.add(properties);
-    types?.add(properties);
-    const row: Record<string, unknown> = toRow(geometry, properties);
-    deriveColumns(properties, derive, row);
-    batch.push(row);
-    index++;
-    return batch.length >= limit;
   };
   const cut = async () => {
     limit = Math.min(size, limit * 2);
@@ -225,23 +215,73 @@ export async function insertFeatures(
     pending = flush(batch, index - batch.length);
     batch = [];
   };
+  /** Ends the COPY in progress: its rows are stored, then `afterBatch`. */
+  const endStream = async () => {
+    const s = stream;
+    if (!s) return;
+    stream = null;
+    const n = ++batchNo;
+    await s.end().catch((e) => {
+      throw refusal(e, streamFirst, s.rows);
+    });
+    await tuning.afterBatch?.(n, tx);
+  };
+  /** One point's line into the COPY, after every INSERT before it (file order is id order). */
+  const streamLine = async (line: string) => {
+    if (!stream) {
+      if (batch.length) await cut();
+      if (pending) await pending;
+      pending = null;
+      stream = await CopyStream.open(tx, table);
+      streamFirst = index - 1;
+    }
+    const wait = stream.write(line);
+    if (wait) {
+      const s = stream;
+      await wait.catch((e) => {
+        throw refusal(e, streamFirst, s.rows);
+      });
+    }
+    if (stream.rows >= copyRows) await endStream();
+  };
+
+  /** Validates and derives one feature, then writes it; a promise only when the write must wait. */
+  const take = (raw: unknown): Promise<void> | undefined => {
+    const { geometry, properties } = validateFeature(raw, index);
+    stats?.add(properties);
+    types?.add(properties);
+    const row: Record<string, unknown> = toRow(geometry, properties);
+    deriveColumns(properties, derive, row);
+    index++;
+    const line = copy ? copyLine(row) : null;
+    if (line !== null) return streamLine(line);
+    batch.push(row);
+    if (stream) return endStream().then(() => (batch.length >= limit ? cut() : undefined));
+    return batch.length >= limit ? cut() : undefined;
+  };
 
   try {
     if (isStreamedFeatures(source)) {
-      for await (const raw of source)
-        if (take(raw)) await cut();
+      for await (const raw of source) {
+        const wait = take(raw);
+        if (wait) await wait;
         else if (index % YIELD_EVERY === 0) await ioTurn();
+      }
     } else {
-      for (const raw of source)
-        if (take(raw)) await cut();
+      for (const raw of source) {
+        const wait = take(raw);
+        if (wait) await wait;
         else if (index % YIELD_EVERY === 0) await ioTurn();
+      }
     }
+    await endStream();
     if (pending) await pending;
     pending = null;
     if (batch.length) await flush(batch, index - batch.length);
   } finally {
     // Let the statement in flight finish before the transaction rolls back.
     if (pending) await pending.catch(() => {});
+    if (stream) await (stream as CopyStream).end().catch(() => {});
   }
   return index;
 }

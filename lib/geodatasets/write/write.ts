@@ -38,7 +38,7 @@ export interface WriteResult {
 
 /** Knobs for benches and tests; handlers use the defaults. */
 export interface WriteTuning {
-  /** Features per INSERT statement (default 4000). */
+  /** Features per INSERT statement (default 4000), and points per COPY (default 100,000). */
   batchSize?: number;
   /** Storage of a newly created table's properties (default jsonb; json only for legacy-data tests). */
   propertiesType?: 'json' | 'jsonb';
