@@ -12,7 +12,10 @@ import { BUFFER, EXTENT, type TileAddress, tileFilterBounds } from '#lib/geodata
  * statements (tileSql.ts) begin with `sqlKept`.
  */
 
-/** A tile reads at most this many times its cap from its levels: a level holds at most 4 × the one before. */
+/**
+ * A tile reads at most this many times its cap (plus one) from one level: a level holds at most 4 × the
+ * one before, and the levels before the last one read hold at most the cap together.
+ */
 export const LEVEL_READ = 4;
 
 /** Knuth's multiplicative hash of the internal id, in [0, 2^32): the order within a level (docs/tiles.md). */
@@ -25,25 +28,38 @@ export function idHash(id: number | string | bigint): number {
   return Number((BigInt(id) * 2654435761n) % 4294967296n);
 }
 
-/** The tile's filter box (the tile grown by the buffer, in lon/lat: `tileFilterBounds`) at level `j`. */
-function sqlFilterBox(sql: Queryable, a: TileAddress, j = 0): Fragment {
+/** The tile's filter box: the tile grown by the buffer, in lon/lat (`tileFilterBounds`). */
+function sqlFilterBox(sql: Queryable, a: TileAddress): Fragment {
   const f = tileFilterBounds(a);
-  const d = LEVEL_SHIFT * j;
-  return sql`ST_MakeEnvelope(${f[0] + d}::float8, ${f[1]}::float8, ${f[2] + d}::float8, ${f[3]}::float8, 4326)`;
+  return sql`ST_MakeEnvelope(${f[0]}::float8, ${f[1]}::float8, ${f[2]}::float8, ${f[3]}::float8, 4326)`;
 }
 
 /**
  * The tile's features of levels 0..z (the first of each occupied pixel of zoom z, and the features larger
- * than a pixel), level by level, at most LEVEL_READ × cap + 1 of them: one GiST probe of the overview per
- * level, which stops when the limit is reached. None beyond PIXEL_ZOOM (the levels end there).
+ * than a pixel), level by level, until more than `cap` are read: the levels after that one cannot be
+ * kept (a thinned tile keeps the coarsest levels whole and the next one by hash), so they are not read.
+ * One GiST probe of the overview per level read, each at most LEVEL_READ × cap + 1 rows; a recursive
+ * statement, so the probe of level j + 1 runs only when levels 0..j hold at most the cap. None beyond
+ * PIXEL_ZOOM (the levels end there), and none when `guard` is false.
  */
 function sqlPixels(sql: Queryable, ds: Geodataset, a: TileAddress, guard: Fragment, cap: number): Fragment {
   if (a.z > PIXEL_ZOOM) return sql`select null::bigint as id, null::smallint as mz where false`;
-  const levels = Array.from({ length: a.z + 1 }, (_, j) => j).map(
-    (j) => sql`(select o.id, o.mz from ${sqlOverview(sql, ds)} o where o.k && ${sqlFilterBox(sql, a, j)})`,
-  );
-  const union = levels.reduce((u, l) => sql`${u} union all ${l}`);
-  return sql`select id, mz from (${union}) u where ${guard} limit ${LEVEL_READ * cap + 1}::int`;
+  const f = tileFilterBounds(a);
+  const level = (j: Fragment) => sql`(
+    select coalesce(array_agg(o.id), '{}'::bigint[]) as ids, coalesce(array_agg(o.mz), '{}'::smallint[]) as mzs
+    from (select o.id, o.mz from ${sqlOverview(sql, ds)} o
+          where o.k && ST_MakeEnvelope(${f[0]}::float8 + ${LEVEL_SHIFT}::float8 * ${j}, ${f[1]}::float8,
+                                       ${f[2]}::float8 + ${LEVEL_SHIFT}::float8 * ${j}, ${f[3]}::float8, 4326)
+          limit ${LEVEL_READ * cap + 1}::int) o)`;
+  return sql`
+    with recursive levels (j, ids, mzs, total) as (
+      select 0, l.ids, l.mzs, cardinality(l.ids) from ${level(sql`0`)} l where ${guard}
+      union all
+      select v.j + 1, l.ids, l.mzs, v.total + cardinality(l.ids)
+      from levels v cross join lateral ${level(sql`(v.j + 1)`)} l
+      where v.total <= ${cap}::int and v.j < ${a.z}::int
+    )
+    select u.id, u.mz from levels v cross join lateral unnest(v.ids, v.mzs) u(id, mz)`;
 }
 
 /**

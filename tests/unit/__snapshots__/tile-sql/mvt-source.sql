@@ -6,24 +6,42 @@ tile_box as (
          ST_XMin(e.env) as xmin, ST_YMax(e.env) as ymax
   from (select ST_TileEnvelope(:p3::int, :p4::int, :p5::int) as env) e
 ),
-pixels as materialized (select id, mz from ((select o.id, o.mz from "gd_7_1_ovr" o where o.k && ST_MakeEnvelope(:p6::float8, :p7::float8, :p8::float8, :p9::float8, 4326)) union all (select o.id, o.mz from "gd_7_1_ovr" o where o.k && ST_MakeEnvelope(:p10::float8, :p11::float8, :p12::float8, :p13::float8, 4326)) union all (select o.id, o.mz from "gd_7_1_ovr" o where o.k && ST_MakeEnvelope(:p14::float8, :p15::float8, :p16::float8, :p17::float8, 4326)) union all (select o.id, o.mz from "gd_7_1_ovr" o where o.k && ST_MakeEnvelope(:p18::float8, :p19::float8, :p20::float8, :p21::float8, 4326)) union all (select o.id, o.mz from "gd_7_1_ovr" o where o.k && ST_MakeEnvelope(:p22::float8, :p23::float8, :p24::float8, :p25::float8, 4326)) union all (select o.id, o.mz from "gd_7_1_ovr" o where o.k && ST_MakeEnvelope(:p26::float8, :p27::float8, :p28::float8, :p29::float8, 4326)) union all (select o.id, o.mz from "gd_7_1_ovr" o where o.k && ST_MakeEnvelope(:p30::float8, :p31::float8, :p32::float8, :p33::float8, 4326)) union all (select o.id, o.mz from "gd_7_1_ovr" o where o.k && ST_MakeEnvelope(:p34::float8, :p35::float8, :p36::float8, :p37::float8, 4326)) union all (select o.id, o.mz from "gd_7_1_ovr" o where o.k && ST_MakeEnvelope(:p38::float8, :p39::float8, :p40::float8, :p41::float8, 4326)) union all (select o.id, o.mz from "gd_7_1_ovr" o where o.k && ST_MakeEnvelope(:p42::float8, :p43::float8, :p44::float8, :p45::float8, 4326)) union all (select o.id, o.mz from "gd_7_1_ovr" o where o.k && ST_MakeEnvelope(:p46::float8, :p47::float8, :p48::float8, :p49::float8, 4326)) union all (select o.id, o.mz from "gd_7_1_ovr" o where o.k && ST_MakeEnvelope(:p50::float8, :p51::float8, :p52::float8, :p53::float8, 4326)) union all (select o.id, o.mz from "gd_7_1_ovr" o where o.k && ST_MakeEnvelope(:p54::float8, :p55::float8, :p56::float8, :p57::float8, 4326))) u where true limit :p58::int),
+pixels as materialized (
+with recursive levels (j, ids, mzs, total) as (
+  select 0, l.ids, l.mzs, cardinality(l.ids) from (
+select coalesce(array_agg(o.id), '{}'::bigint[]) as ids, coalesce(array_agg(o.mz), '{}'::smallint[]) as mzs
+from (select o.id, o.mz from "gd_7_1_ovr" o
+      where o.k && ST_MakeEnvelope(:p6::float8 + :p7::float8 * 0, :p8::float8,
+                                   :p9::float8 + :p10::float8 * 0, :p11::float8, 4326)
+      limit :p12::int) o) l where true
+  union all
+  select v.j + 1, l.ids, l.mzs, v.total + cardinality(l.ids)
+  from levels v cross join lateral (
+select coalesce(array_agg(o.id), '{}'::bigint[]) as ids, coalesce(array_agg(o.mz), '{}'::smallint[]) as mzs
+from (select o.id, o.mz from "gd_7_1_ovr" o
+      where o.k && ST_MakeEnvelope(:p13::float8 + :p14::float8 * (v.j + 1), :p15::float8,
+                                   :p16::float8 + :p17::float8 * (v.j + 1), :p18::float8, 4326)
+      limit :p19::int) o) l
+  where v.total <= :p20::int and v.j < :p21::int
+)
+select u.id, u.mz from levels v cross join lateral unnest(v.ids, v.mzs) u(id, mz)),
 pixel_count as (select count(*)::int as c from pixels),
 candidates as materialized (
-  select t.id, t.geom, t.properties from "gd_7_1" t where (select c from pixel_count) <= :p59::int and t.geom && ST_MakeEnvelope(:p60::float8, :p61::float8, :p62::float8, :p63::float8, 4326) and true limit :p64::int
+  select t.id, t.geom, t.properties from "gd_7_1" t where (select c from pixel_count) <= :p22::int and t.geom && ST_MakeEnvelope(:p23::float8, :p24::float8, :p25::float8, :p26::float8, 4326) and true limit :p27::int
 ),
 candidate_count as (select count(*)::int as c from candidates),
 mode as (
-  select p.c > :p65::int as capped, p.c <= :p66::int and c.c <= :p67::int as complete
+  select p.c > :p28::int as capped, p.c <= :p29::int and c.c <= :p30::int as complete
   from pixel_count p, candidate_count c
 ),
 picked as materialized (
   select id, rn from (select p.id, row_number() over (order by p.mz, ((p.id * 2654435761::bigint) % 4294967296::bigint), p.id) as rn from pixels p) r
-  where not (select complete from mode) and rn <= :p68::int
+  where not (select complete from mode) and rn <= :p31::int
 ),
 kept as materialized (
   (select c.id, c.geom, c.properties, row_number() over (order by ((c.id * 2654435761::bigint) % 4294967296::bigint), c.id) as rk
    from candidates c where (select complete from mode)
-   order by rk limit :p69::int)
+   order by rk limit :p32::int)
 union all
   (select t.id, t.geom, t.properties, row_number() over (order by p.rn) as rk
    from unnest(array(select id from picked order by id), array(select rn from picked order by id)) p(id, rn)
@@ -37,20 +55,20 @@ thinning as (
 ),
 kept_stats as (
   select count(*)::int as c,
-         case when count(*) <= :p70::int then 0 else sum((pg_column_size(kept.properties) + pg_column_size(kept.geom) + :p71::int)) end as bound
+         case when count(*) <= :p33::int then 0 else sum((pg_column_size(kept.properties) + pg_column_size(kept.geom) + :p34::int)) end as bound
   from kept
 ),
 -- `needsSample` and `keepBySample` in SQL: the first SAMPLE in `rk` order encoded when the bound passes.
 keep as (
-  select case when c <= :p72::int or bound <= :p73::float8 then c
-    else least(c, greatest(1, floor(0.9 * :p74::float8 * :p75::float8 / greatest(1, (
-      select octet_length(ST_AsMVT(q, :p76::text, :p77::int, 'geom', 'id'))
+  select case when c <= :p35::int or bound <= :p36::float8 then c
+    else least(c, greatest(1, floor(0.9 * :p37::float8 * :p38::float8 / greatest(1, (
+      select octet_length(ST_AsMVT(q, :p39::text, :p40::int, 'geom', 'id'))
       from (
-  select k.id, ST_AsMVTGeom(ST_Transform(k.geom, 3857), tile_box.env, :p78::int, :p79::int, true) as geom,
-         (jsonb_build_object(:p80::text,
-    case when jsonb_typeof((k.properties #> :p81::text[])) in ('object', 'array') then to_jsonb((k.properties #> :p82::text[])::text) else (k.properties #> :p83::text[]) end) || jsonb_build_object(:p84::text,
-    case when jsonb_typeof((k.properties #> :p85::text[])) in ('object', 'array') then to_jsonb((k.properties #> :p86::text[])::text) else (k.properties #> :p87::text[]) end) || case when (select thinned from thinning) then jsonb_build_object(:p88::text, true) else '{}'::jsonb end) as attributes
-  from (select * from kept where rk <= :p89::int order by id) k, tile_box) q
+  select k.id, ST_AsMVTGeom(ST_Transform(k.geom, 3857), tile_box.env, :p41::int, :p42::int, true) as geom,
+         (jsonb_build_object(:p43::text,
+    case when jsonb_typeof((k.properties #> :p44::text[])) in ('object', 'array') then to_jsonb((k.properties #> :p45::text[])::text) else (k.properties #> :p46::text[]) end) || jsonb_build_object(:p47::text,
+    case when jsonb_typeof((k.properties #> :p48::text[])) in ('object', 'array') then to_jsonb((k.properties #> :p49::text[])::text) else (k.properties #> :p50::text[]) end) || case when (select thinned from thinning) then jsonb_build_object(:p51::text, true) else '{}'::jsonb end) as attributes
+  from (select * from kept where rk <= :p52::int order by id) k, tile_box) q
       where q.geom is not null)))))::int end as n, c
   from kept_stats
 ),
@@ -59,116 +77,79 @@ chosen as (select id, geom, properties from kept where rk <= (select n from keep
 select replace(encode(m.tile, 'base64'), chr(10), '') as tile, coalesce(octet_length(m.tile), 0) as bytes, m.n,
        (select thinned from flags) as thinned
 from (
-  select ST_AsMVT(q, :p90::text, :p91::int, 'geom', 'id') as tile, count(*)::int as n
+  select ST_AsMVT(q, :p53::text, :p54::int, 'geom', 'id') as tile, count(*)::int as n
   from (
-  select k.id, ST_AsMVTGeom(ST_Transform(k.geom, 3857), tile_box.env, :p92::int, :p93::int, true) as geom,
-         (jsonb_build_object(:p94::text,
-    case when jsonb_typeof((k.properties #> :p95::text[])) in ('object', 'array') then to_jsonb((k.properties #> :p96::text[])::text) else (k.properties #> :p97::text[]) end) || jsonb_build_object(:p98::text,
-    case when jsonb_typeof((k.properties #> :p99::text[])) in ('object', 'array') then to_jsonb((k.properties #> :p100::text[])::text) else (k.properties #> :p101::text[]) end) || case when (select thinned from flags) then jsonb_build_object(:p102::text, true) else '{}'::jsonb end) as attributes
+  select k.id, ST_AsMVTGeom(ST_Transform(k.geom, 3857), tile_box.env, :p55::int, :p56::int, true) as geom,
+         (jsonb_build_object(:p57::text,
+    case when jsonb_typeof((k.properties #> :p58::text[])) in ('object', 'array') then to_jsonb((k.properties #> :p59::text[])::text) else (k.properties #> :p60::text[]) end) || jsonb_build_object(:p61::text,
+    case when jsonb_typeof((k.properties #> :p62::text[])) in ('object', 'array') then to_jsonb((k.properties #> :p63::text[])::text) else (k.properties #> :p64::text[]) end) || case when (select thinned from flags) then jsonb_build_object(:p65::text, true) else '{}'::jsonb end) as attributes
   from chosen k, tile_box) q
   where q.geom is not null
 ) m;
 
--- parameters (102)
+-- parameters (65)
 -- :p1 = 0.015625
 -- :p2 = 4096
 -- :p3 = 12
 -- :p4 = 2048
 -- :p5 = 1361
 -- :p6 = -0.001373291015625
--- :p7 = 51.50788772102843
--- :p8 = 0.089263916015625
--- :p9 = 51.56426602441386
--- :p10 = 719.9986267089844
--- :p11 = 51.50788772102843
--- :p12 = 720.0892639160156
--- :p13 = 51.56426602441386
--- :p14 = 1439.9986267089844
+-- :p7 = 720
+-- :p8 = 51.50788772102843
+-- :p9 = 0.089263916015625
+-- :p10 = 720
+-- :p11 = 51.56426602441386
+-- :p12 = 4097
+-- :p13 = -0.001373291015625
+-- :p14 = 720
 -- :p15 = 51.50788772102843
--- :p16 = 1440.0892639160156
--- :p17 = 51.56426602441386
--- :p18 = 2159.9986267089844
--- :p19 = 51.50788772102843
--- :p20 = 2160.0892639160156
--- :p21 = 51.56426602441386
--- :p22 = 2879.9986267089844
--- :p23 = 51.50788772102843
--- :p24 = 2880.0892639160156
--- :p25 = 51.56426602441386
--- :p26 = 3599.9986267089844
--- :p27 = 51.50788772102843
--- :p28 = 3600.0892639160156
--- :p29 = 51.56426602441386
--- :p30 = 4319.998626708984
--- :p31 = 51.50788772102843
--- :p32 = 4320.089263916016
--- :p33 = 51.56426602441386
--- :p34 = 5039.998626708984
--- :p35 = 51.50788772102843
--- :p36 = 5040.089263916016
--- :p37 = 51.56426602441386
--- :p38 = 5759.998626708984
--- :p39 = 51.50788772102843
--- :p40 = 5760.089263916016
--- :p41 = 51.56426602441386
--- :p42 = 6479.998626708984
--- :p43 = 51.50788772102843
--- :p44 = 6480.089263916016
--- :p45 = 51.56426602441386
--- :p46 = 7199.998626708984
--- :p47 = 51.50788772102843
--- :p48 = 7200.089263916016
--- :p49 = 51.56426602441386
--- :p50 = 7919.998626708984
--- :p51 = 51.50788772102843
--- :p52 = 7920.089263916016
--- :p53 = 51.56426602441386
--- :p54 = 8639.998626708984
--- :p55 = 51.50788772102843
--- :p56 = 8640.089263916016
--- :p57 = 51.56426602441386
--- :p58 = 4097
--- :p59 = 1024
--- :p60 = -0.001373291015625
--- :p61 = 51.50788772102843
--- :p62 = 0.089263916015625
--- :p63 = 51.56426602441386
--- :p64 = 1025
--- :p65 = 1024
--- :p66 = 1024
--- :p67 = 1024
--- :p68 = 1024
--- :p69 = 1024
--- :p70 = 1024
--- :p71 = 24
--- :p72 = 1024
--- :p73 = 500000
--- :p74 = 500000
--- :p75 = 256
--- :p76 = "places"
--- :p77 = 4096
--- :p78 = 4096
--- :p79 = 64
--- :p80 = "kind"
--- :p81 = ["kind"]
--- :p82 = ["kind"]
--- :p83 = ["kind"]
--- :p84 = "size.height"
--- :p85 = ["size","height"]
--- :p86 = ["size","height"]
--- :p87 = ["size","height"]
--- :p88 = "_thinned"
--- :p89 = 256
--- :p90 = "places"
--- :p91 = 4096
--- :p92 = 4096
--- :p93 = 64
--- :p94 = "kind"
--- :p95 = ["kind"]
--- :p96 = ["kind"]
--- :p97 = ["kind"]
--- :p98 = "size.height"
--- :p99 = ["size","height"]
--- :p100 = ["size","height"]
--- :p101 = ["size","height"]
--- :p102 = "_thinned"
+-- :p16 = 0.089263916015625
+-- :p17 = 720
+-- :p18 = 51.56426602441386
+-- :p19 = 4097
+-- :p20 = 1024
+-- :p21 = 12
+-- :p22 = 1024
+-- :p23 = -0.001373291015625
+-- :p24 = 51.50788772102843
+-- :p25 = 0.089263916015625
+-- :p26 = 51.56426602441386
+-- :p27 = 1025
+-- :p28 = 1024
+-- :p29 = 1024
+-- :p30 = 1024
+-- :p31 = 1024
+-- :p32 = 1024
+-- :p33 = 1024
+-- :p34 = 24
+-- :p35 = 1024
+-- :p36 = 500000
+-- :p37 = 500000
+-- :p38 = 256
+-- :p39 = "places"
+-- :p40 = 4096
+-- :p41 = 4096
+-- :p42 = 64
+-- :p43 = "kind"
+-- :p44 = ["kind"]
+-- :p45 = ["kind"]
+-- :p46 = ["kind"]
+-- :p47 = "size.height"
+-- :p48 = ["size","height"]
+-- :p49 = ["size","height"]
+-- :p50 = ["size","height"]
+-- :p51 = "_thinned"
+-- :p52 = 256
+-- :p53 = "places"
+-- :p54 = 4096
+-- :p55 = 4096
+-- :p56 = 64
+-- :p57 = "kind"
+-- :p58 = ["kind"]
+-- :p59 = ["kind"]
+-- :p60 = ["kind"]
+-- :p61 = "size.height"
+-- :p62 = ["size","height"]
+-- :p63 = ["size","height"]
+-- :p64 = ["size","height"]
+-- :p65 = "_thinned"
