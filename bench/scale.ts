@@ -58,7 +58,7 @@ async function median<T>(n: number, run: () => Promise<T>): Promise<{ ms: number
   return runs[Math.floor(n / 2)];
 }
 
-/** A layer of n points made by SQL, then the ingest's end steps (indexes, rank levels, extents) timed. */
+/** A layer of n points made by SQL, then the ingest's end steps (indexes, pixel levels, extents) timed. */
 async function seed(db: Db, n: number): Promise<Geodataset> {
   const name = `scale_${n}`;
   const one = { type: 'Feature', geometry: { type: 'Point', coordinates: [0, 0] }, properties: { n: 0 } };
@@ -144,7 +144,7 @@ async function uploadSeed(db: Db, seedDb: Db, up: Uploader, n: number): Promise<
     const ref = await copyThenIndex(seedDb, n);
     const refMB = await mem.stop();
     console.log(
-      `COPY-then-index ${n}: ${s(ref.totalMs)} (COPY ${s(ref.copyMs)}, indexes ${s(ref.indexMs)}, rank levels ${s(ref.rankMs)}), database memory ${refMB.toFixed(0)} MB (load ${load()})`,
+      `COPY-then-index ${n}: ${s(ref.totalMs)} (COPY ${s(ref.copyMs)}, indexes ${s(ref.indexMs)}, pixel levels ${s(ref.rankMs)}), database memory ${refMB.toFixed(0)} MB (load ${load()})`,
     );
     mem = sampleDatabaseMemory(db, database);
     const { ms, startedAt } = await uploadWithCli(up.svc.url, up.token, file, name);

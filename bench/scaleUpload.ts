@@ -122,7 +122,7 @@ export interface ReferenceTimes {
 
 /**
  * COPY-then-index of the same n points: a bare layer table (createDatasetTable), the rows by COPY with the
- * derived columns the upload sets, then the layer's indexes (createDatasetIndexes) and its rank levels
+ * derived columns the upload sets, then the layer's indexes (createDatasetIndexes) and its pixel levels
  * (createRankLevels): the state the upload ends in, by the database's fastest path. Dropped after.
  */
 export async function copyThenIndex(db: Db, n: number): Promise<ReferenceTimes> {
