@@ -4,8 +4,16 @@ import type { Geodataset } from '#lib/geodatasets/catalog.ts';
 import { fullDetailZoom } from '#lib/geodatasets/rank.ts';
 import { type TileAddress, tileSettings } from '#lib/geodatasets/read/tileParams.ts';
 import { readTile, type Tile } from '#lib/geodatasets/tiles/readTile.ts';
-import { createFixtureDataset, dropFixtureDataset, type FixtureFeature } from '../fixtures/geodatasets.ts';
-import { decodeTile, mercator, rng } from '../fixtures/tiles.ts';
+import { createFixtureDataset, dropFixtureDataset } from '../fixtures/geodatasets.ts';
+import {
+  CENTRES,
+  clusteredLayer,
+  decodeTile,
+  mercator,
+  type PixelFeature,
+  pixelOf,
+  rng,
+} from '../fixtures/tiles.ts';
 import { uniqueName } from '../helpers.ts';
 
 /**
@@ -16,49 +24,7 @@ import { uniqueName } from '../helpers.ts';
  * more than the feature cap; from the layer's full-detail zoom on, every feature is there.
  */
 
-type PixelFeature = FixtureFeature & { id: number };
-
 const db = getDb();
-const CENTRES: [number, number][] = [
-  [-108.2, 36.4],
-  [-105.1, 40.3],
-  [-103.4, 37.2],
-  [-106.6, 38.9],
-];
-
-/** 10,000 points: half spread over 8° × 7°, half in four Gaussian clusters of σ 0.4°, seeded. */
-function clusteredLayer(): PixelFeature[] {
-  const r = rng(2024);
-  const gauss = () => Math.sqrt(-2 * Math.log(1 - r())) * Math.cos(2 * Math.PI * r());
-  const feats: PixelFeature[] = [];
-  for (let i = 1; i <= 10_000; i++) {
-    let lon: number;
-    let lat: number;
-    if (i % 2 === 0) {
-      lon = -110 + r() * 8;
-      lat = 35 + r() * 7;
-    } else {
-      const [cx, cy] = CENTRES[i % 4];
-      lon = cx + gauss() * 0.4;
-      lat = cy + gauss() * 0.4;
-    }
-    feats.push({
-      id: i,
-      geometry: { type: 'Point', coordinates: [lon, lat] },
-      properties: { i, kind: i % 2 ? 'c' : 's' },
-    });
-  }
-  return feats;
-}
-
-/** Global pixel (256-pixel tiles) of a feature at zoom z, and the tile it lies in. */
-function pixelOf(f: PixelFeature, z: number) {
-  const [lon, lat] = f.geometry.coordinates as [number, number];
-  const [fx, fy] = mercator(lon, lat);
-  const px = Math.floor(fx * 256 * 2 ** z);
-  const py = Math.floor(fy * 256 * 2 ** z);
-  return { key: `${px},${py}`, px, py, x: Math.floor(px / 256), y: Math.floor(py / 256) };
-}
 
 /** The tiles checked at zoom z: every occupied one up to 24 of them, else the clusters' and 20 seeded others. */
 function tilesAt(feats: PixelFeature[], z: number): TileAddress[] {
