@@ -226,23 +226,27 @@ export async function insertFeatures(
     });
     await tuning.afterBatch?.(n, tx);
   };
-  /** One point's line into the COPY, after every INSERT before it (file order is id order). */
-  const streamLine = async (line: string) => {
-    if (!stream) {
-      if (batch.length) await cut();
-      if (pending) await pending;
-      pending = null;
-      stream = await CopyStream.open(tx, table);
-      streamFirst = index - 1;
-    }
+  /** Opens a COPY for the point just taken, after every INSERT before it (file order is id order). */
+  const openStream = async () => {
+    if (batch.length) await cut();
+    if (pending) await pending;
+    pending = null;
+    stream = await CopyStream.open(tx, table);
+    streamFirst = index - 1;
+  };
+  /** Waits for the socket to take a chunk of the COPY `s`, then ends it when it is full. */
+  const drain = async (s: CopyStream, wait: Promise<void>) => {
+    await wait.catch((e) => {
+      throw refusal(e, streamFirst, s.rows);
+    });
+    if (s.rows >= copyRows) await endStream();
+  };
+  /** One point's line into the COPY; a promise only when the write must wait. */
+  const streamLine = (line: string): Promise<void> | undefined => {
+    if (!stream) return openStream().then(() => streamLine(line));
     const wait = stream.write(line);
-    if (wait) {
-      const s = stream;
-      await wait.catch((e) => {
-        throw refusal(e, streamFirst, s.rows);
-      });
-    }
-    if (stream.rows >= copyRows) await endStream();
+    if (wait) return drain(stream, wait);
+    return stream.rows >= copyRows ? endStream() : undefined;
   };
 
   /** Validates and derives one feature, then writes it; a promise only when the write must wait. */
