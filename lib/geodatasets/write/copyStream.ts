@@ -54,7 +54,7 @@ export class CopyStream {
 
   /** Sends every line and waits until the database has stored them. */
   async end(): Promise<void> {
-    this.send();
+    await this.send();
     await Promise.all(this.inFlight.splice(0));
     await new Promise<void>((ok, fail) => {
       if (this.failure) return fail(this.failure);
