@@ -1,7 +1,6 @@
-import { execFile } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { promisify } from 'node:util';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { qgisPython, runQgis } from '../fixtures/qgis.ts';
 import { admin } from '../fixtures/uploads.ts';
 import { apiUrl, call, uniqueName } from '../helpers.ts';
 
@@ -10,22 +9,9 @@ import { apiUrl, call, uniqueName } from '../helpers.ts';
  * layer on its time field, closed and open-ended both ways (docs/ogc.md, "datetime").
  */
 
-const run = promisify(execFile);
 const script = fileURLToPath(new URL('../fixtures/qgis_client.py', import.meta.url));
 const name = uniqueName('ogc_qgis');
 
-/** Debian's python3 when it can import qgis.core (installed by .ci/run), or undefined. */
-async function qgisPython(): Promise<string | undefined> {
-  try {
-    await run('/usr/bin/python3', ['-c', 'import qgis.core'], {
-      env: { ...process.env, QT_QPA_PLATFORM: 'offscreen' },
-      timeout: 60_000,
-    });
-    return '/usr/bin/python3';
-  } catch {
-    return undefined;
-  }
-}
 const python = await qgisPython();
 
 beforeAll(async () => {
@@ -48,10 +34,7 @@ describe.skipIf(!python)('QGIS', () => {
       `"t" >= '2024-01-09T00:00:00Z'`,
       `"t" <= '2024-01-02T00:00:00Z'`,
     ];
-    const { stdout } = await run(python!, [script, `${apiUrl()}/api/ogc`, name, 't', ...filters], {
-      env: { ...process.env, QT_QPA_PLATFORM: 'offscreen' },
-      timeout: 120_000,
-    });
+    const stdout = await runQgis(python!, script, [`${apiUrl()}/api/ogc`, name, 't', ...filters]);
     const out = JSON.parse(stdout);
     expect(out.valid).toBe(true);
     expect(out.fields.t).toBe('DateTime');

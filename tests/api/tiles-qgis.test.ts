@@ -1,7 +1,6 @@
-import { execFile } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { promisify } from 'node:util';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { qgisPython, runQgis } from '../fixtures/qgis.ts';
 import { CENTRES, clusteredLayer, type PixelFeature, pixelOf } from '../fixtures/tiles.ts';
 import { admin } from '../fixtures/uploads.ts';
 import { call, uniqueName } from '../helpers.ts';
@@ -15,24 +14,11 @@ import { call, uniqueName } from '../helpers.ts';
  * full-detail zoom on every point is drawn.
  */
 
-const run = promisify(execFile);
 const script = fileURLToPath(new URL('../fixtures/qgis_vector_tiles.py', import.meta.url));
 const name = uniqueName('tiles_qgis');
 const feats = clusteredLayer();
 const byI = new Map(feats.map((f) => [f.id, f]));
 
-/** Debian's python3 when it can import qgis.core (installed by .ci/run), or undefined. */
-async function qgisPython(): Promise<string | undefined> {
-  try {
-    await run('/usr/bin/python3', ['-c', 'import qgis.core'], {
-      env: { ...process.env, QT_QPA_PLATFORM: 'offscreen' },
-      timeout: 60_000,
-    });
-    return '/usr/bin/python3';
-  } catch {
-    return undefined;
-  }
-}
 const python = await qgisPython();
 
 interface Drawn {
@@ -43,10 +29,7 @@ interface Drawn {
 
 /** QGIS's drawing of the box at `zoom` (the script reports what it decoded). */
 async function draw(template: string, zoom: number, box: [number, number, number, number]): Promise<Drawn> {
-  const { stdout } = await run(python!, [script, template, name, String(zoom), ...box.map(String)], {
-    env: { ...process.env, QT_QPA_PLATFORM: 'offscreen' },
-    timeout: 120_000,
-  });
+  const stdout = await runQgis(python!, script, [template, name, String(zoom), ...box.map(String)]);
   return JSON.parse(stdout) as Drawn;
 }
 
