@@ -162,6 +162,26 @@ describe('point batches by COPY (Db.copyIn) store what INSERT stores', () => {
       ),
     });
     expect(await findDataset(db.sql, broken)).toBeUndefined();
+    // Points and lines one after the other: a statement per batch, never one per feature, in file order.
+    const mixed = Array.from({ length: 1_000 }, (_, i) =>
+      i % 2 ? { type: 'Feature', geometry: line, properties: { i } } : pt(i % 90, 0, { i }),
+    );
+    let statements = 0;
+    const alternating = uniqueName('gdorder');
+    await recreateGeodataset(
+      db,
+      fc(mixed),
+      { name: alternating },
+      {
+        afterBatch: () => {
+          statements++;
+        },
+      },
+    );
+    expect(statements).toBeLessThanOrEqual(10);
+    const ads = await requireDataset(db.sql, alternating);
+    const arows = await db.sql.unsafe(`select (properties->>'i')::int as i from ${ads.table} order by id`);
+    expect(arows.map((r) => r.i)).toEqual(mixed.map((_, i) => i));
     // The connection that carried the refused COPY serves the next write.
     await appendGeodataset(db, fc(run(0, 2)), { name });
     expect((await requireDataset(db.sql, name)).numFeatures).toBe(features.length + 2);

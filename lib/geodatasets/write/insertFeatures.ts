@@ -169,8 +169,9 @@ function refusal(e: unknown, first: number, count: number): unknown {
  * server through postgres.js: `Db.copyIn`) runs of points stream through one COPY FROM STDIN of EWKT
  * lines each (`CopyStream`, at most `COPY_ROWS` or `tuning.batchSize` rows), the database's cheapest
  * load, storing rows while the next ones are parsed (docs/uploads.md, "Ingest at scale"); any other
- * feature goes in batches of `json_to_recordset` INSERTs, the next batch parsed while one is in the
- * database. Throws 400 naming the feature index on the first invalid feature.
+ * feature goes in batches of `json_to_recordset` INSERTs, with the points that follow it until its batch
+ * is sent, the next batch parsed while one is in the database. Throws 400 naming the feature index on
+ * the first invalid feature.
  */
 export async function insertFeatures(
   tx: TxSql,
@@ -226,9 +227,8 @@ export async function insertFeatures(
     });
     await tuning.afterBatch?.(n, tx);
   };
-  /** Opens a COPY for the point just taken, after every INSERT before it (file order is id order). */
+  /** Opens a COPY for the point just taken, after the INSERT before it (file order is id order). */
   const openStream = async () => {
-    if (batch.length) await cut();
     if (pending) await pending;
     pending = null;
     stream = await CopyStream.open(tx, table);
@@ -258,7 +258,10 @@ export async function insertFeatures(
     deriveColumns(properties, derive, row);
     index++;
     const line = copy ? copyLine(row) : null;
-    if (line !== null) return streamLine(line);
+    // A point streams through the COPY unless a batch of other geometries is being gathered: then it
+    // joins that batch until the batch is sent, so mixed geometries cost a statement per batch, never
+    // one per feature (a COPY's end waits on the socket: about 40 ms each on this machine).
+    if (line !== null && batch.length === 0) return streamLine(line);
     batch.push(row);
     if (stream) return endStream().then(() => (batch.length >= limit ? cut() : undefined));
     return batch.length >= limit ? cut() : undefined;
