@@ -15,6 +15,8 @@ const { PatchDriftError, expectSource } = drift;
 export const PATCHED_FILES = [
   ['postgres', 'node_modules/postgres/src/connection.js', 'sent.remove(q)'],
   ['postgres', 'node_modules/postgres/cjs/src/connection.js', 'sent.remove(q)'],
+  ['postgres', 'node_modules/postgres/src/connection.js', 'x.setNoDelay(true)'],
+  ['postgres', 'node_modules/postgres/cjs/src/connection.js', 'x.setNoDelay(true)'],
   [
     'serverless-offline',
     'node_modules/serverless-offline/src/events/websocket/lambda-events/WebSocketConnectEvent.js',
