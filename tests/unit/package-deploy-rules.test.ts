@@ -1,7 +1,4 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import {
   bucketNameProblems,
   customResourceDependencyProblems,
@@ -10,9 +7,9 @@ import {
   stageProblems,
   updateProblems,
 } from '../fixtures/awsDeployRules.ts';
-import { flatResources, loadStacks, type Stack } from '../fixtures/cfnTemplates.ts';
+import { flatResources, type Stack } from '../fixtures/cfnTemplates.ts';
 import { DATA_API_PARAMS, DB_ENV, PRESETS, type Preset } from '../fixtures/packagePresets.ts';
-import { packageService } from '../fixtures/packageService.ts';
+import { packagedStacks } from '../fixtures/packageService.ts';
 
 /**
  * What AWS refuses on a deploy that no quota or schema check sees (tests/fixtures/awsDeployRules.ts), for
@@ -31,23 +28,12 @@ const presets: Record<string, Preset> = {
 const CERTIFICATE = 'arn:aws:acm:us-east-1:123456789012:certificate/0a1b2c3d';
 const SECOND_CHANGE = ['throttleRate=50', 'domainName=Maps.Example.org', `certificateArn=${CERTIFICATE}`];
 
-const dir = mkdtempSync(join(tmpdir(), 'sls-deploy-rules-'));
-const stacksOf: Record<string, Stack[]> = {};
-let second: Stack[];
-
-beforeAll(async () => {
-  for (const [name, p] of Object.entries(presets)) {
-    const out = join(dir, name.replace(/\W+/g, '-'));
-    await packageService(out, p.params, p.env, { templateOnly: p.templateOnly });
-    stacksOf[name] = loadStacks(out);
-  }
-  // The next deploy: packaged later (a new Deployment), with a setting changed.
-  const out = join(dir, 'second');
-  await packageService(out, [...DATA_API, ...SECOND_CHANGE], DB_ENV, { templateOnly: true });
-  second = loadStacks(out);
-}, 600_000);
-
-afterAll(() => rmSync(dir, { recursive: true, force: true }));
+const stacksOf = packagedStacks(presets, 'sls-deploy-rules-');
+// The next deploy: packaged later (a new Deployment), with a setting changed.
+const nextOf = packagedStacks(
+  { second: { params: [...DATA_API, ...SECOND_CHANGE], env: DB_ENV, templateOnly: true } },
+  'sls-deploy-rules-second-',
+);
 
 /** One stack of `resources`, as loadStacks gives it. */
 const oneStack = (resources: Record<string, any>): Stack[] => [
@@ -71,14 +57,14 @@ describe.each(Object.keys(presets))('the %s package', (name) => {
 
 describe('the second deploy', () => {
   it('is a valid update of the first: kept resources stay, in their stacks, with nothing replaced', () => {
-    expect(updateProblems(stacksOf['data-api'], second)).toEqual([]);
+    expect(updateProblems(stacksOf['data-api'], nextOf.second)).toEqual([]);
   });
   it('moves the stage to a new Deployment, in place', () => {
     const stage = (s: Stack[]) => s[0].template.Resources.ApiGatewayStage;
     const first = stage(stacksOf['data-api']).Properties.DeploymentId.Ref;
-    const next = stage(second).Properties.DeploymentId.Ref;
+    const next = stage(nextOf.second).Properties.DeploymentId.Ref;
     expect(next).not.toBe(first);
-    expect(second[0].template.Resources[next].Type).toBe('AWS::ApiGateway::Deployment');
+    expect(nextOf.second[0].template.Resources[next].Type).toBe('AWS::ApiGateway::Deployment');
   });
 });
 
@@ -270,14 +256,14 @@ describe("the operator's first day (data-api preset)", () => {
   });
 
   it('serves a custom domain with its certificate, and names it in every link', () => {
-    const resources = all(second);
+    const resources = all(nextOf.second);
     const config = resources.FrontDoorDistribution.Properties.DistributionConfig;
     expect(config.Aliases).toEqual(['maps.example.org']);
     expect(config.ViewerCertificate).toMatchObject({
       AcmCertificateArn: CERTIFICATE,
       SslSupportMethod: 'sni-only',
     });
-    for (const [id, fn] of byType(second, 'AWS::Lambda::Function'))
+    for (const [id, fn] of byType(nextOf.second, 'AWS::Lambda::Function'))
       expect(fn.Properties.Environment.Variables.PUBLIC_URL, id).toEqual({
         'Fn::Join': ['', ['https://', 'maps.example.org']],
       });

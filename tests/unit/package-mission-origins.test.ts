@@ -1,16 +1,13 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import {
   bucketPolicyProblems,
   keyGroupProblems,
   originAccessProblems,
   resolveText,
 } from '../fixtures/awsDeployRules.ts';
-import { flatResources, loadStacks, type Stack, validateStacks } from '../fixtures/cfnTemplates.ts';
+import { flatResources, type Stack, validateStacks } from '../fixtures/cfnTemplates.ts';
 import { DATA_API_PARAMS, DB_ENV, PRESETS, PROXY_PARAMS, type Preset } from '../fixtures/packagePresets.ts';
-import { packageService } from '../fixtures/packageService.ts';
+import { packagedStacks } from '../fixtures/packageService.ts';
 
 /**
  * The front door's S3 origins (serverless/plugins/frontDoorOrigins.cjs; docs/mission-site.md, "Deployed"):
@@ -42,18 +39,7 @@ const presets: Record<string, Preset & { signed: boolean; bucket: 'uploads' | 'o
   },
 };
 
-const dir = mkdtempSync(join(tmpdir(), 'sls-mission-origins-'));
-const stacksOf: Record<string, Stack[]> = {};
-
-beforeAll(async () => {
-  for (const [name, p] of Object.entries(presets)) {
-    const out = join(dir, name.replace(/\W+/g, '-'));
-    await packageService(out, p.params, p.env, { templateOnly: p.templateOnly });
-    stacksOf[name] = loadStacks(out);
-  }
-}, 900_000);
-
-afterAll(() => rmSync(dir, { recursive: true, force: true }));
+const stacksOf = packagedStacks(presets, 'sls-mission-origins-');
 
 const SITE = [
   '/build/*',

@@ -2,12 +2,12 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { BUCKET_KEYS } from '#lib/web/mmgis/build.ts';
 import { resolveText } from '../fixtures/awsDeployRules.ts';
-import { flatResources, loadStacks, type Stack } from '../fixtures/cfnTemplates.ts';
+import { flatResources } from '../fixtures/cfnTemplates.ts';
 import { DATA_API_PARAMS, DB_ENV, PRESETS, type Preset } from '../fixtures/packagePresets.ts';
-import { packageService } from '../fixtures/packageService.ts';
+import { packagedStacks } from '../fixtures/packageService.ts';
 
 /**
  * Deployed, the page functions (`/` and `/configure-beta`) render MMGIS's pages from the templates the
@@ -31,18 +31,7 @@ const presets: Record<string, Preset> = {
 };
 const PAGE_FUNCTIONS = ['WebServeLambdaFunction', 'MmgisClientLambdaFunction'];
 
-const dir = mkdtempSync(join(tmpdir(), 'sls-mmgis-pages-'));
-const stacksOf: Record<string, Stack[]> = {};
-
-beforeAll(async () => {
-  for (const [name, p] of Object.entries(presets)) {
-    const out = join(dir, name.replace(/\W+/g, '-'));
-    await packageService(out, p.params, p.env, { templateOnly: p.templateOnly });
-    stacksOf[name] = loadStacks(out);
-  }
-}, 900_000);
-
-afterAll(() => rmSync(dir, { recursive: true, force: true }));
+const stacksOf = packagedStacks(presets, 'sls-mmgis-pages-');
 
 /** Every statement a function's role holds: its own policies and the AWS::IAM::Policy resources attached. */
 function statementsOf(resources: Record<string, any>, fnId: string): any[] {

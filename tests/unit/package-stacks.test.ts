@@ -2,16 +2,10 @@ import { createHash } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  allResources,
-  loadStacks,
-  STACK_QUOTAS,
-  type Stack,
-  validateStacks,
-} from '../fixtures/cfnTemplates.ts';
+import { describe, expect, it } from 'vitest';
+import { allResources, STACK_QUOTAS, type Stack, validateStacks } from '../fixtures/cfnTemplates.ts';
 import { PRESETS } from '../fixtures/packagePresets.ts';
-import { packageService } from '../fixtures/packageService.ts';
+import { packagedStacks, packageService } from '../fixtures/packageService.ts';
 
 /**
  * Every database preset of docs/deploying.md fits every CloudFormation quota a deploy meets, stack by
@@ -22,17 +16,7 @@ import { packageService } from '../fixtures/packageService.ts';
 
 const presets = PRESETS;
 
-const dir = mkdtempSync(join(tmpdir(), 'sls-stacks-'));
-const stacksOf: Record<string, Stack[]> = {};
-
-beforeAll(async () => {
-  for (const [name, p] of Object.entries(presets)) {
-    await packageService(join(dir, name), p.params, p.env, { templateOnly: p.templateOnly });
-    stacksOf[name] = loadStacks(join(dir, name));
-  }
-}, 600_000);
-
-afterAll(() => rmSync(dir, { recursive: true, force: true }));
+const stacksOf = packagedStacks(presets, 'sls-stacks-');
 
 /** The numbers docs/deploying.md states per preset. */
 function measure(stacks: Stack[]) {
