@@ -5,33 +5,19 @@
 // functions and buttons do the work, as a person's clicks would; only the other user's file is made over the
 // JSON API, as that user's own client would. The build is the operator's (MISSION_SITE_TEST_CLIENT, as in
 // mission-site.test.ts); without it these tests are skipped, loudly.
-import { existsSync } from 'node:fs';
-import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { type RunningService, startService } from '../../local/devServer.ts';
 import { adminCookie, uniqueName, userWithSession } from '../helpers.ts';
 import { launch, openPage, poll } from '../web/browser.ts';
+import { CLIENT, HAS_BUILD, missionConfigOf } from './mission.ts';
 
-const CLIENT = process.env.MISSION_SITE_TEST_CLIENT ?? '';
-const HAS_BUILD = CLIENT !== '' && existsSync(join(CLIENT, 'build', 'index.pug'));
 if (!HAS_BUILD) console.warn('draw-flows: no MMGIS 3.0.0 build (MISSION_SITE_TEST_CLIENT): its tests are skipped.');
 
 const MISSION = uniqueName('Draw');
 
 function missionConfig() {
-  return {
-    msv: { mission: MISSION, site: '', masterdb: false, view: ['0', '0', '6'], radius: { major: '6378137', minor: '6378137' }, mapscale: '' },
-    projection: { custom: false, epsg: '', proj: '', globeproj: 'webmercator', xmlpath: '', bounds: ['', '', '', ''], origin: ['', ''], reszoomlevel: '', resunitsperpixel: '' },
-    look: { pagename: 'MMGIS', minimalist: false, topbar: true, toolbar: true, scalebar: true, coordinates: true, zoomcontrol: false, graticule: false, miscellaneous: true, bodycolor: '', topbarcolor: '', toolbarcolor: '', mapcolor: '', swap: false, copylink: true, screenshot: true, fullscreen: true, help: true, logourl: '', helpurl: '' },
-    panels: ['viewer', 'map', 'globe'],
-    time: { enabled: false },
-    tools: [
-      { name: 'Layers', icon: 'buffer', js: 'LayersTool' },
-      { name: 'Draw', icon: 'lead-pencil', js: 'DrawTool', variables: {} },
-    ],
-    layers: [],
-  };
+  return missionConfigOf(MISSION, '6', [{ name: 'Draw', icon: 'lead-pencil', js: 'DrawTool', variables: {} }]);
 }
 
 interface Exchange {

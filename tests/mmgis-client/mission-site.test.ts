@@ -4,7 +4,7 @@
 // it for this file alone (.ci/run sets it to the shared copy where there is one), and the service this file
 // starts gets it as MMGIS_CLIENT_DIR. Without a build the page tests are skipped, loudly;
 // the /Missions checks, which need no build, always run.
-import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { crc32, deflateSync } from 'node:zlib';
@@ -13,9 +13,8 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { type RunningService, startService } from '../../local/devServer.ts';
 import { adminCookie, uniqueName, userWithSession } from '../helpers.ts';
 import { countInk, launch, openPage, poll } from '../web/browser.ts';
+import { CLIENT, HAS_BUILD, missionConfigOf } from './mission.ts';
 
-const CLIENT = process.env.MISSION_SITE_TEST_CLIENT ?? '';
-const HAS_BUILD = CLIENT !== '' && existsSync(join(CLIENT, 'build', 'index.pug'));
 if (!HAS_BUILD)
   console.warn('mission-site: no MMGIS 3.0.0 build (MISSION_SITE_TEST_CLIENT): its page tests are skipped.');
 
@@ -70,21 +69,10 @@ function writeMissionFiles(root: string) {
 }
 
 function missionConfig() {
-  return {
-    msv: { mission: MISSION, site: '', masterdb: false, view: ['0', '0', '2'], radius: { major: '6378137', minor: '6378137' }, mapscale: '' },
-    projection: { custom: false, epsg: '', proj: '', globeproj: 'webmercator', xmlpath: '', bounds: ['', '', '', ''], origin: ['', ''], reszoomlevel: '', resunitsperpixel: '' },
-    look: { pagename: 'MMGIS', minimalist: false, topbar: true, toolbar: true, scalebar: true, coordinates: true, zoomcontrol: false, graticule: false, miscellaneous: true, bodycolor: '', topbarcolor: '', toolbarcolor: '', mapcolor: '', swap: false, copylink: true, screenshot: true, fullscreen: true, help: true, logourl: '', helpurl: '' },
-    panels: ['viewer', 'map', 'globe'],
-    time: { enabled: false },
-    tools: [
-      { name: 'Layers', icon: 'buffer', js: 'LayersTool' },
-      { name: 'Legend', icon: 'format-list-bulleted-type', js: 'LegendTool', variables: {} },
-    ],
-    layers: [
-      { name: 'Basemap', type: 'tile', url: 'Layers/basemap/{z}/{x}/{y}.png', tileformat: 'wmts', visibility: true, initialOpacity: 1, minZoom: 0, maxNativeZoom: 2, maxZoom: 22, legend: 'Layers/basemap/legend.csv', variables: {} },
-      { name: 'Elevation', type: 'data', url: 'Layers/dem/{z}/{x}/{y}.png', demtileurl: 'Layers/dem/{z}/{x}/{y}.png', tileformat: 'wmts', visibility: true, initialOpacity: 1, minZoom: 0, maxNativeZoom: 2, maxZoom: 22, variables: {} },
-    ],
-  };
+  return missionConfigOf(MISSION, '2', [{ name: 'Legend', icon: 'format-list-bulleted-type', js: 'LegendTool', variables: {} }], [
+    { name: 'Basemap', type: 'tile', url: 'Layers/basemap/{z}/{x}/{y}.png', tileformat: 'wmts', visibility: true, initialOpacity: 1, minZoom: 0, maxNativeZoom: 2, maxZoom: 22, legend: 'Layers/basemap/legend.csv', variables: {} },
+    { name: 'Elevation', type: 'data', url: 'Layers/dem/{z}/{x}/{y}.png', demtileurl: 'Layers/dem/{z}/{x}/{y}.png', tileformat: 'wmts', visibility: true, initialOpacity: 1, minZoom: 0, maxNativeZoom: 2, maxZoom: 22, variables: {} },
+  ]);
 }
 
 describe('the MMGIS front end and /Missions on the one host (npm start, AUTH=local)', () => {
